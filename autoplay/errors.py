@@ -1,0 +1,63 @@
+"""Errors a user can cause, each carrying the exit code the CLI reports.
+
+Everything a user can get wrong (a bad board file, an unreadable screenshot, a
+missing window) raises a subclass of :class:`AutoplayError`; the CLI prints its
+message on one line and exits with ``exit_code``.  Anything else is a bug and
+is allowed to show a traceback.
+"""
+
+from __future__ import annotations
+
+
+class AutoplayError(Exception):
+    """A failure caused by input or environment, not by a bug."""
+
+    exit_code: int = 1
+
+
+class BoardFormatError(AutoplayError, ValueError):
+    """A board text that does not follow the format (exit code 2)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, source: str = "", line: int | None = None) -> None:
+        where = source or "board"
+        if line is not None:
+            where = f"{where}:{line}"
+        super().__init__(f"{where}: {message}")
+        self.line = line
+
+
+class ContradictionError(AutoplayError):
+    """A board that no placement of mines can explain (exit code 2).
+
+    ``cells`` names the cells involved as ``(row, col)`` pairs so the live loop
+    can treat them as probable misreads.
+    """
+
+    exit_code = 2
+
+    def __init__(self, message: str, cells: list[tuple[int, int]] | None = None) -> None:
+        self.cells = sorted(set(cells or []))
+        shown = ", ".join(f"({r},{c})" for r, c in self.cells[:12])
+        if len(self.cells) > 12:
+            shown += f", ... ({len(self.cells)} cells)"
+        super().__init__(f"{message}: cells {shown}" if shown else message)
+
+
+class UnreadableBoardError(AutoplayError):
+    """A screenshot in which no board, or no readable board, was found (exit code 3)."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, debug_image: str | None = None) -> None:
+        if debug_image:
+            message = f"{message} (debug image: {debug_image})"
+        super().__init__(message)
+        self.debug_image = debug_image
+
+
+class ControlError(AutoplayError):
+    """The game window or the mouse could not be driven safely (exit code 4)."""
+
+    exit_code = 4
