@@ -1,0 +1,141 @@
+"""A Minesweeper game engine with the rule variants real clones use.
+
+The mines are laid at the first reveal, as the clones do, so the first-click
+rule can be honoured; everything random comes from one ``random.Random`` so a
+seed reproduces a game exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+from autoplay.board.model import DIGITS, EXPLODED, FLAG, HIDDEN, MINE, Board, neighbour_table
+from autoplay.board.rules import Rules
+
+
+class Game:
+    """One game: hidden mine layout, what the player has revealed and flagged.
+
+    ``reveal`` and ``flag`` take 0-based coordinates; ``board()`` is the view a
+    player (the solver) is allowed to see.
+    """
+
+    def __init__(self, rows: int, cols: int, mines: int, rules: Rules = Rules(), rng: random.Random | None = None):
+        if rows <= 0 or cols <= 0:
+            raise ValueError("a game needs at least one row and one column")
+        cells = rows * cols
+        reserve = {"safe": 1, "zero": 9, "none": 0}[rules.first_click]
+        if not 0 <= mines <= cells - min(reserve, cells):
+            raise ValueError(f"{mines} mines do not fit a {rows}x{cols} board under the first-click rule {rules.first_click!r}")
+        self.rows, self.cols, self.mines, self.rules = rows, cols, mines, rules
+        self.rng = rng or random.Random()
+        self._nbrs = neighbour_table(rows, cols)
+        self.is_mine: list[bool] | None = None
+        self.revealed = [False] * cells
+        self.flagged = [False] * cells
+        self.safe_left = cells - mines
+        self.lost = False
+        self.exploded: int | None = None
+        if rules.first_click == "none":
+            self._lay_mines(excluded=set())
+
+    # -- set-up ---------------------------------------------------------------
+    def _lay_mines(self, excluded: set[int]) -> None:
+        candidates = [i for i in range(self.rows * self.cols) if i not in excluded]
+        layout = [False] * (self.rows * self.cols)
+        for i in self.rng.sample(candidates, self.mines):
+            layout[i] = True
+        self.is_mine = layout
+        self._counts = [sum(layout[j] for j in self._nbrs[i]) for i in range(len(layout))]
+
+    def _first_click(self, index: int) -> None:
+        excluded = {index}
+        if self.rules.first_click == "zero":
+            excluded.update(self._nbrs[index])
+        self._lay_mines(excluded)
+
+    # -- moves ----------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.lost or self.won
+
+    @property
+    def won(self) -> bool:
+        if self.lost or self.safe_left:
+            return False
+        if self.rules.win == "flag-all":
+            return self.is_mine is not None and all(f == m for f, m in zip(self.flagged, self.is_mine))
+        return True
+
+    def reveal(self, row: int, col: int) -> bool:
+        """Reveal a cell (cascading through zeros); returns False when it was a mine."""
+        index = row * self.cols + col
+        if self.over or self.revealed[index] or self.flagged[index]:
+            return True
+        if self.is_mine is None:
+            self._first_click(index)
+        assert self.is_mine is not None
+        if self.is_mine[index]:
+            self.lost = True
+            self.exploded = index
+            return False
+        self._open_from(index)
+        return True
+
+    def _open_from(self, start: int) -> None:
+        assert self.is_mine is not None
+        queue = deque([start])
+        self.revealed[start] = True
+        self.safe_left -= 1
+        counts, revealed, flagged, nbrs = self._counts, self.revealed, self.flagged, self._nbrs
+        while queue:
+            i = queue.popleft()
+            if counts[i]:
+                continue
+            for j in nbrs[i]:
+                if not revealed[j] and not flagged[j]:
+                    revealed[j] = True
+                    self.safe_left -= 1
+                    queue.append(j)
+
+    def flag(self, row: int, col: int) -> None:
+        """Toggle-free flagging: a flag is placed (never removed) on a hidden cell."""
+        index = row * self.cols + col
+        if not self.over and not self.revealed[index]:
+            self.flagged[index] = True
+
+    # -- views ----------------------------------------------------------------
+    def board(self) -> Board:
+        """What the player sees, with the total mine count as the clones' counters show it."""
+        cells = []
+        counts = getattr(self, "_counts", None)
+        for i in range(self.rows * self.cols):
+            if self.revealed[i]:
+                cells.append(DIGITS[counts[i]] if counts is not None else HIDDEN)
+            elif self.exploded == i:
+                cells.append(EXPLODED)
+            elif self.lost and self.is_mine and self.is_mine[i] and not self.flagged[i]:
+                cells.append(MINE)
+            elif self.flagged[i]:
+                cells.append(FLAG)
+            else:
+                cells.append(HIDDEN)
+        return Board(self.rows, self.cols, tuple(cells), self.mines)
+
+    def solution(self) -> Board:
+        """The whole layout with mines shown, for grading, generation and tests."""
+        if self.is_mine is None:
+            raise RuntimeError("mines are laid at the first reveal")
+        cells = tuple(MINE if m else DIGITS[n] for m, n in zip(self.is_mine, self._counts))
+        return Board(self.rows, self.cols, cells, self.mines)
+
+    @property
+    def mines_flagged(self) -> int:
+        if self.is_mine is None:
+            return 0
+        return sum(1 for f, m in zip(self.flagged, self.is_mine) if f and m)
+
+    @property
+    def safe_revealed(self) -> int:
+        return self.rows * self.cols - self.mines - self.safe_left

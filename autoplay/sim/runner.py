@@ -1,0 +1,180 @@
+"""Play many simulated games with the solver and summarise them.
+
+Each game's randomness is derived from ``(seed, game index)`` alone, so a run
+gives the same games whatever the number of worker processes, and any single
+game can be replayed by its index.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterator, Protocol
+
+from autoplay.board.model import Board
+from autoplay.board.rules import Rules
+from autoplay.sim.game import Game
+from autoplay.sim.stats import percentile, wilson_interval
+
+
+class Decider(Protocol):
+    def __call__(self, board: Board, rules: Rules, rng: random.Random) -> object: ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    rows: int
+    cols: int
+    mines: int
+    rules: Rules = Rules()
+    time_limit: float = 1.0
+
+
+@dataclass
+class GameResult:
+    index: int
+    won: bool
+    guesses: int
+    decisions: int
+    safe_revealed_pct: float
+    mines_flagged_pct: float
+    decision_times: list[float] = field(default_factory=list)
+    error: str | None = None
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    """The one source of randomness for game ``index`` of a run seeded ``seed``."""
+    return random.Random(f"autoplay-{seed}-{index}")
+
+
+def solver_decider(time_limit: float) -> Callable[[Board, Rules, random.Random], object]:
+    from autoplay.solver import choose_move
+
+    def decide(board: Board, rules: Rules, rng: random.Random) -> object:
+        return choose_move(board, board.mines, rules, time_limit=time_limit, rng=rng)
+
+    return decide
+
+
+def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = None) -> GameResult:
+    """Play one game to its end; a move that makes no progress twice in a row aborts it as an error."""
+    rng = game_rng(seed, index)
+    game = Game(spec.rows, spec.cols, spec.mines, spec.rules, rng=random.Random(rng.getrandbits(64)))
+    solver_rng = random.Random(rng.getrandbits(64))
+    decide = decide or solver_decider(spec.time_limit)
+    guesses = decisions = stalls = 0
+    times: list[float] = []
+    error = None
+    while not game.over:
+        board = game.board()
+        started = time.perf_counter()
+        decision = decide(board, spec.rules, solver_rng)
+        times.append(time.perf_counter() - started)
+        decisions += 1
+        first = board.is_fresh
+        if decision.guess and not first:
+            guesses += 1
+        before = (game.safe_left, sum(game.flagged))
+        for move in decision.moves:
+            if move.action == "flag":
+                game.flag(move.row, move.col)
+            elif not game.reveal(move.row, move.col):
+                break
+        if (game.safe_left, sum(game.flagged)) == before and not game.over:
+            stalls += 1
+            if stalls >= 2:
+                error = f"solver made no progress on decision {decisions}: {decision.moves[:3]}"
+                break
+        else:
+            stalls = 0
+    safe_total = spec.rows * spec.cols - spec.mines
+    return GameResult(
+        index=index,
+        won=game.won,
+        guesses=guesses,
+        decisions=decisions,
+        safe_revealed_pct=100.0 * game.safe_revealed / safe_total if safe_total else 100.0,
+        mines_flagged_pct=100.0 * game.mines_flagged / spec.mines if spec.mines else 100.0,
+        decision_times=times,
+        error=error,
+    )
+
+
+def _play_chunk(args: tuple[GameSpec, int, list[int]]) -> list[GameResult]:
+    spec, seed, indices = args
+    decide = solver_decider(spec.time_limit)
+    return [play_game(spec, seed, i, decide) for i in indices]
+
+
+def run_games(spec: GameSpec, games: int, seed: int, jobs: int = 1, chunk: int = 8) -> Iterator[GameResult]:
+    """Yield results as they finish (in no particular order when ``jobs`` > 1)."""
+    chunks = [(spec, seed, list(range(start, min(start + chunk, games)))) for start in range(0, games, chunk)]
+    if jobs <= 1:
+        for item in chunks:
+            yield from _play_chunk(item)
+        return
+    with multiprocessing.get_context().Pool(jobs) as pool:
+        for results in pool.imap_unordered(_play_chunk, chunks):
+            yield from results
+
+
+@dataclass
+class Summary:
+    games: int
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    games_per_second: float
+    seconds: float
+    mean_guesses: float
+    mean_guesses_won: float
+    mines_flagged_pct: float
+    revealed_pct: float
+    decision_ms_median: float
+    decision_ms_p99: float
+    decision_ms_max: float
+    errors: int
+    rows: int
+    cols: int
+    mines: int
+    first_click: str
+    win_rule: str
+    seed: int
+    jobs: int
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["ci95"] = list(self.ci95)
+        return d
+
+
+def summarise(spec: GameSpec, results: list[GameResult], seconds: float, seed: int, jobs: int) -> Summary:
+    n = len(results)
+    wins = sum(r.won for r in results)
+    times = [t for r in results for t in r.decision_times]
+    won = [r for r in results if r.won]
+    return Summary(
+        games=n,
+        wins=wins,
+        win_rate=wins / n if n else 0.0,
+        ci95=wilson_interval(wins, n),
+        games_per_second=n / seconds if seconds > 0 else 0.0,
+        seconds=seconds,
+        mean_guesses=sum(r.guesses for r in results) / n if n else 0.0,
+        mean_guesses_won=sum(r.guesses for r in won) / len(won) if won else 0.0,
+        mines_flagged_pct=sum(r.mines_flagged_pct for r in results) / n if n else 0.0,
+        revealed_pct=sum(r.safe_revealed_pct for r in results) / n if n else 0.0,
+        decision_ms_median=percentile(times, 50) * 1000,
+        decision_ms_p99=percentile(times, 99) * 1000,
+        decision_ms_max=max(times) * 1000 if times else 0.0,
+        errors=sum(1 for r in results if r.error),
+        rows=spec.rows,
+        cols=spec.cols,
+        mines=spec.mines,
+        first_click=spec.rules.first_click,
+        win_rule=spec.rules.win,
+        seed=seed,
+        jobs=jobs,
+    )
