@@ -19,6 +19,8 @@ from autoplay.errors import AutoplayError
 COMMANDS = [
     "autoplay.cli.solve",
     "autoplay.cli.simulate",
+    "autoplay.cli.analyze",
+    "autoplay.cli.replay",
 ]
 
 

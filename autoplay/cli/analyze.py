@@ -1,0 +1,149 @@
+"""``autoplay analyze``: every number the solver knows about one position, for a person to check."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from autoplay.errors import AutoplayError
+
+#: Suffixes read as screenshots; anything else is read as board text.
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".webp"})
+#: Frontier cells listed one by one; beyond this the table would bury the maps below it.
+MAX_LISTED_CELLS = 200
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="show mine probabilities, solution counts and the best move for one position",
+        description="Analyse a board (text file or screenshot): for each hidden cell the global probability "
+        "(using the total mine count) and the local one (numbers only), the number of solutions with a mine "
+        "there, and for each independent subsystem of the frontier the map 'mines -> solutions', combined "
+        "over the whole board. Impossible boards are reported with the cells involved (exit code 2).",
+        epilog="examples: autoplay analyze position.txt --mines 99 --out heat.png\n"
+        "          autoplay analyze shot.png --skin gnome-mines --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("position", metavar="BOARD.txt|IMAGE", help="board text file, or a screenshot (with --skin)")
+    p.add_argument("--skin", help="skin to decode a screenshot with (see calibration/)")
+    p.add_argument("--mines", type=int, help="total mine count (overrides the board's mines= header)")
+    p.add_argument("--out", metavar="FILE.png", help="write a picture with the heat map and the chosen move")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.set_defaults(func=run)
+
+
+def load_position(path: str, skin_name: str | None) -> tuple[Any, Any, Any]:
+    """The board, plus the screenshot and its grid when the input is an image (for the annotated picture)."""
+    from autoplay.board.textformat import read_board
+
+    p = Path(path)
+    if p.suffix.lower() not in IMAGE_SUFFIXES:
+        return read_board(p), None, None
+    if not skin_name:
+        raise AutoplayError(f"{p}: a screenshot needs --skin NAME to be decoded")
+    from autoplay.vision import decode_frame, load_skin, read_image
+
+    image = read_image(p)
+    decoded = decode_frame(image, load_skin(skin_name))
+    decoded.require_readable()
+    return decoded.board, image, decoded.grid
+
+
+def format_count(n: int | None) -> str:
+    """Exact below a quadrillion, scientific above: expert boards have ~10^90 solutions."""
+    if n is None:
+        return "-"
+    return str(n) if n < 10**15 else f"{n:.4e}"
+
+
+def format_percent(p: float | None) -> str:
+    return "-" if p is None else f"{100 * p:.2f}%"
+
+
+def format_map(counts: dict[int, int]) -> str:
+    return "  ".join(f"{m}->{format_count(n)}" for m, n in sorted(counts.items())) or "(empty)"
+
+
+def _cells(cells: list[tuple[int, int]], limit: int = 12) -> str:
+    shown = " ".join(f"({r},{c})" for r, c in cells[:limit])
+    return shown + (f" ... ({len(cells)} cells)" if len(cells) > limit else "")
+
+
+def format_report(report: Any, colour: bool) -> str:
+    from autoplay.render.terminal import format_grid
+
+    analysis, board, decision = report.analysis, report.board, report.decision
+    move = decision.moves[0] if decision and decision.moves else None
+    if report.global_ is not None:
+        head = f"{board.rows}x{board.cols}, {report.mines} mines: global view, {format_count(report.solutions)} solutions"
+    else:
+        head = f"{board.rows}x{board.cols}, mine count unknown: local view only (give --mines for the global one)"
+    if analysis.approximate:
+        head += " (approximate: a subsystem was too large to count)"
+    out = [head, format_grid(board, analysis.probabilities, move, colour=colour), ""]
+    if decision is not None:
+        kind = "guess" if decision.guess else "certain"
+        listed = ", ".join(f"{m.action} ({m.row},{m.col})" for m in decision.moves[:8])
+        more = f" and {len(decision.moves) - 8} more" if len(decision.moves) > 8 else ""
+        out.append(f"move: {listed}{more}  [{kind}, mine {format_percent(move.probability)}] {decision.reason}")
+    else:
+        out.append("move: none (no hidden cell left)")
+    out.append(f"certainly safe: {_cells(analysis.safe) or '-'}    certain mines: {_cells(analysis.mines) or '-'}")
+    out.append("")
+    out.append(f"{'cell':<10}{'global':>9}{'local':>9}  solutions with a mine")
+    frontier = [c for c in report.cells if c.frontier]
+    for cell in sorted(frontier, key=lambda c: (c.row, c.col))[:MAX_LISTED_CELLS]:
+        out.append(f"{f'({cell.row},{cell.col})':<10}{format_percent(cell.global_p):>9}{format_percent(cell.local_p):>9}"
+                   f"  {format_count(cell.mine_solutions)}")
+    if len(frontier) > MAX_LISTED_CELLS:
+        out.append(f"... {len(frontier) - MAX_LISTED_CELLS} more frontier cells (all of them are in --json)")
+    off = [c for c in report.cells if not c.frontier]
+    if off:
+        sample = off[0]
+        out.append(f"{len(off)} cells off the frontier, each: global {format_percent(sample.global_p)}, "
+                   f"local -, {format_count(sample.mine_solutions)} solutions with a mine")
+    out.append("")
+    out.append("subsystems (mines in it -> solutions):")
+    for i, sub in enumerate(report.subsystems, start=1):
+        note = "" if sub.exact else "  [not counted: too large, probabilities estimated]"
+        out.append(f"  #{i}: {len(sub.cells)} cells {_cells(sub.cells, 6)}: {format_map(sub.mine_counts)}{note}")
+    if not report.subsystems:
+        out.append("  (none: no number touches a hidden cell)")
+    out.append(f"combined frontier (mines -> solutions): {format_map(report.combined)}")
+    if report.global_ is not None:
+        out.append(f"whole board with {report.mines} mines (frontier mines -> solutions): {format_map(report.weighted)}")
+        out.append(f"solutions: global {format_count(report.global_.solutions)}, "
+                   f"local (frontier only) {format_count(report.local.solutions)}")
+    else:
+        out.append(f"solutions (frontier only): {format_count(report.local.solutions)}")
+    return "\n".join(out)
+
+
+def run(args: argparse.Namespace) -> int:
+    from autoplay.replay.position_report import report_position
+
+    if args.mines is not None and args.mines < 0:
+        raise AutoplayError("--mines cannot be negative")
+    board, image, grid = load_position(args.position, args.skin)
+    report = report_position(board, args.mines)
+    if args.out:
+        from autoplay.render import annotate_frame, render_board, save_png
+
+        analysis, decision = report.analysis, report.decision
+        move = decision.moves[0] if decision and decision.moves else None
+        if image is not None:
+            picture = annotate_frame(image, grid, analysis.probabilities, move, analysis.safe, analysis.mines)
+        else:
+            picture = render_board(report.board, analysis.probabilities, move, safe=analysis.safe, mines=analysis.mines)
+        save_png(args.out, picture)
+    if args.json:
+        print(json.dumps(report.to_dict()))
+    else:
+        print(format_report(report, colour=sys.stdout.isatty()))
+        if args.out:
+            print(f"picture: {args.out}")
+    return 0

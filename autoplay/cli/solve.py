@@ -1,0 +1,94 @@
+"""``autoplay solve``: exact probabilities and the chosen move for a board file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "solve",
+        help="show exact mine probabilities and the best move for a board file",
+        description="Read a board text file, print every unknown cell's exact mine probability (percent) and "
+        "the move the solver would make. With the total mine count (mines=N header or --mines) the "
+        "probabilities are global; without it only cells touching a number get one.",
+        epilog="example: autoplay solve board.txt --mines 99 --json",
+    )
+    p.add_argument("board", help="board text file (one line per row: . F ? * X 0-8, optional mines=N header)")
+    p.add_argument("--mines", type=int, help="total mines in the game (overrides the file's header)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the grid")
+    p.add_argument("--time-limit", type=float, default=1.0, help="seconds for the decision (default: 1)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from autoplay.board.textformat import read_board
+    from autoplay.errors import AutoplayError
+    from autoplay.solver import analyze, choose_move
+
+    if args.mines is not None and args.mines < 0:
+        raise AutoplayError("--mines must be 0 or more")
+    if args.time_limit <= 0:
+        raise AutoplayError("--time-limit must be more than 0 seconds")
+    board = read_board(args.board)
+    if args.mines is not None:
+        board = board.with_mines(args.mines)
+    analysis = analyze(board, deadline=time.perf_counter() + args.time_limit / 2)
+    decision = choose_move(board, time_limit=args.time_limit)
+    if args.json:
+        print(json.dumps(_as_json(analysis, decision)))
+    else:
+        sys.stdout.write(_as_text(board, analysis, decision))
+    return 0
+
+
+def _as_json(analysis, decision) -> dict:
+    def move_dict(m) -> dict:
+        return {"action": m.action, "row": m.row, "col": m.col, "probability": m.probability}
+
+    return {
+        "rows": analysis.rows,
+        "cols": analysis.cols,
+        "mode": analysis.mode,
+        "probabilities": analysis.probabilities,
+        "move": move_dict(decision.moves[0]),
+        "moves": [move_dict(m) for m in decision.moves],
+        "guess": decision.guess,
+        "reason": decision.reason,
+        "safe": [list(cell) for cell in analysis.safe],
+        "mines": [list(cell) for cell in analysis.mines],
+        "solutions": analysis.solutions,
+        "approximate": analysis.approximate,
+    }
+
+
+def _cell_text(ch: str, p: float | None) -> str:
+    """A number or flag as itself; an unknown cell as its rounded percent (0% and 100% only when certain)."""
+    if ch not in ".?":
+        return ch
+    if p is None:
+        return ch
+    if p == 0.0 or p == 1.0:
+        return f"{round(100 * p)}%"
+    return f"{min(99, max(1, round(100 * p)))}%"
+
+
+def _as_text(board, analysis, decision) -> str:
+    width = 5
+    lines = [
+        f"mode {analysis.mode}, {len(analysis.safe)} certainly safe, {len(analysis.mines)} certain mines"
+        + (", approximate (time limit)" if analysis.approximate else ""),
+        "    " + "".join(f"{c:>{width}}" for c in range(board.cols)),
+    ]
+    for r in range(board.rows):
+        cells = "".join(f"{_cell_text(board[r, c], analysis.probabilities[r][c]):>{width}}" for c in range(board.cols))
+        lines.append(f"{r:>4}{cells}")
+    move = decision.moves[0]
+    more = f" (+{len(decision.moves) - 1} more certain moves)" if len(decision.moves) > 1 else ""
+    lines.append(
+        f"move: {move.action} ({move.row},{move.col}), P(mine) {move.probability:.3f}{more}; {decision.reason}"
+    )
+    return "\n".join(lines) + "\n"

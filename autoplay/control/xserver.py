@@ -1,0 +1,97 @@
+"""A private Xvfb display, so games and tests never touch the user's screen.
+
+The display number is chosen by Xvfb itself (``-displayfd``) instead of guessed,
+which avoids races between parallel test runs on one machine.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import subprocess
+import time
+
+from autoplay.errors import ControlError
+
+#: How long Xvfb may take to announce its display (it usually needs ~75 ms).
+START_TIMEOUT = 10.0
+
+
+class VirtualDisplay:
+    """An Xvfb server for the lifetime of a ``with`` block; ``.name`` is the ``:N`` to pass as DISPLAY.
+
+    Nothing global is changed: callers hand ``.name`` to the processes and
+    functions that need it.
+    """
+
+    def __init__(self, width: int = 1280, height: int = 1024, depth: int = 24) -> None:
+        self.width, self.height, self.depth = width, height, depth
+        self.name: str = ""
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> "VirtualDisplay":
+        binary = shutil.which("Xvfb")
+        if binary is None:
+            raise ControlError("Xvfb is not installed (Debian package: xvfb)")
+        read_fd, write_fd = os.pipe()
+        try:
+            self._process = subprocess.Popen(
+                [binary, "-displayfd", str(write_fd), "-screen", "0",
+                 f"{self.width}x{self.height}x{self.depth}", "-dpi", "96", "-nolisten", "tcp"],
+                pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+        finally:
+            os.close(write_fd)
+        try:
+            self.name = ":" + _read_display_number(read_fd, self._process)
+        except ControlError:
+            self.stop()
+            raise
+        finally:
+            os.close(read_fd)
+        return self
+
+    def stop(self) -> None:
+        """Terminate the server; safe to call twice."""
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def env(self) -> dict[str, str]:
+        """A copy of the environment pointing at this display, for child processes."""
+        return {**os.environ, "DISPLAY": self.name}
+
+    def __enter__(self) -> "VirtualDisplay":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _read_display_number(fd: int, process: subprocess.Popen[bytes]) -> str:
+    """Xvfb writes the number followed by a newline once it accepts connections."""
+    deadline = time.monotonic() + START_TIMEOUT
+    data = b""
+    while not data.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ControlError("Xvfb did not start within %.0f s" % START_TIMEOUT)
+        ready, _, _ = select.select([fd], [], [], min(left, 0.2))
+        if ready:
+            chunk = os.read(fd, 64)
+            if not chunk:
+                break
+            data += chunk
+        elif process.poll() is not None:
+            break
+    number = data.strip().decode("ascii", "replace")
+    if not number.isdigit():
+        raise ControlError(f"Xvfb exited without announcing a display (exit code {process.poll()})")
+    return number

@@ -1,0 +1,212 @@
+"""Replaying frames: decode, decide, annotate, and compare with what a recording says happened.
+
+The screen side is behind :class:`FrameDecoder` so the same loop runs on the
+real vision pipeline (:class:`VisionDecoder`) and, in unit tests, on boards
+drawn from text.  A failure on one frame is an outcome, never an exception:
+a long replay should report every bad frame, not stop at the first.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Protocol
+
+import numpy as np
+
+from autoplay.board.model import Board
+from autoplay.board.rules import Rules
+from autoplay.errors import AutoplayError
+from autoplay.replay.decide import decide_move
+from autoplay.replay.recording import RecordedDecision
+from autoplay.replay.sources import FrameSource
+
+#: Frame states after which there is nothing to decide (as vision reports them).
+FINISHED_STATES = frozenset({"won", "lost"})
+#: Board cells listed in a board-mismatch message before "..." (enough to see the pattern).
+MAX_LISTED_DIFFERENCES = 6
+
+
+class FrameDecoder(Protocol):
+    """Turns a frame file into vision's ``DecodedFrame`` (board, grid, state, readable, ...)."""
+
+    def read(self, path: Path) -> np.ndarray: ...
+
+    def decode(self, image: np.ndarray, grid_hint: dict[str, Any] | None) -> Any: ...
+
+    @property
+    def rules(self) -> Rules | None: ...
+
+
+class VisionDecoder:
+    """The live pipeline's own decoding, so a replay sees exactly what the player saw."""
+
+    def __init__(self, skin_name: str):
+        from autoplay.vision import load_skin
+
+        self.skin = load_skin(skin_name)
+
+    @property
+    def rules(self) -> Rules | None:
+        return getattr(self.skin, "rules", None)
+
+    def read(self, path: Path) -> np.ndarray:
+        from autoplay.vision import read_image
+
+        return read_image(path)
+
+    def decode(self, image: np.ndarray, grid_hint: dict[str, Any] | None) -> Any:
+        from autoplay.vision import Grid, decode_frame
+
+        return decode_frame(image, self.skin, grid=Grid.from_dict(grid_hint) if grid_hint else None)
+
+
+@dataclass
+class FrameOutcome:
+    """What happened on one frame.  ``status``: ok, over (game finished), mismatch, failed."""
+
+    name: str
+    path: Path
+    status: str
+    board: Board | None = None
+    decision: Any = None
+    problems: list[str] = field(default_factory=list)
+    annotated: Path | None = None
+
+    @property
+    def move_text(self) -> str:
+        return describe_moves(self.decision)
+
+    def to_dict(self) -> dict[str, Any]:
+        from autoplay.replay.position_report import decision_to_dict
+
+        return {
+            "name": self.name,
+            "frame": str(self.path),
+            "status": self.status,
+            "board": self.board.to_text() if self.board is not None else None,
+            "decision": decision_to_dict(self.decision),
+            "problems": self.problems,
+            "annotated": str(self.annotated) if self.annotated else None,
+        }
+
+
+def describe_moves(decision: Any, limit: int = 4) -> str:
+    """'reveal (3,4) 12.5% guess' style summary used on the terminal and in image captions."""
+    if decision is None or not decision.moves:
+        return "-"
+    shown = ", ".join(f"{m.action} ({m.row},{m.col})" for m in decision.moves[:limit])
+    if len(decision.moves) > limit:
+        shown += f" +{len(decision.moves) - limit} more"
+    first = decision.moves[0]
+    kind = f"guess, mine {100 * first.probability:.1f}%" if decision.guess else "certain"
+    return f"{shown} [{kind}]"
+
+
+def board_differences(recorded: Board, decoded: Board) -> list[str]:
+    """Cells where vision now reads something else than the live player recorded."""
+    if recorded.shape != decoded.shape:
+        return [f"board size differs: recorded {recorded.rows}x{recorded.cols}, decoded {decoded.rows}x{decoded.cols}"]
+    diffs = [(rc, recorded[rc], decoded[rc]) for rc in recorded.coords() if recorded[rc] != decoded[rc]]
+    if not diffs:
+        return []
+    shown = ", ".join(f"({r},{c}) {a!r}->{b!r}" for (r, c), a, b in diffs[:MAX_LISTED_DIFFERENCES])
+    more = f" ... ({len(diffs)} cells)" if len(diffs) > MAX_LISTED_DIFFERENCES else ""
+    return [f"board differs from the recording (recorded->decoded): {shown}{more}"]
+
+
+def decision_differences(recorded: RecordedDecision, decision: Any) -> list[str]:
+    """Recorded and recomputed moves compared as sets: order within one decision carries no meaning."""
+    before = {m.key for m in recorded.moves}
+    now = {(m.action, m.row, m.col) for m in decision.moves}
+    if before == now:
+        return []
+    message = f"decision differs: recorded {_move_keys(before)}; replayed {_move_keys(now)}"
+    if "time limit" in f"{recorded.reason} {decision.reason}":
+        message += " (a time limit cut the search short, so this decision depends on machine speed)"
+    return [message]
+
+
+def _move_keys(keys: set[tuple[str, int, int]]) -> str:
+    ordered = sorted(keys, key=lambda k: (k[1], k[2], k[0]))
+    return ", ".join(f"{a} ({r},{c})" for a, r, c in ordered) or "nothing"
+
+
+class Replayer:
+    """Runs frames through decode -> solver -> annotation; one instance per replay run."""
+
+    def __init__(
+        self, decoder: FrameDecoder, out_dir: Path | None, *, rules: Rules | None = None, mines: int | None = None,
+        time_limit: float = 1.0,
+    ):
+        self.decoder = decoder
+        self.out_dir = out_dir
+        self.rules = rules or decoder.rules or Rules()
+        self.mines = mines
+        self.time_limit = time_limit
+
+    def run(self, frames: list[FrameSource]) -> Iterator[FrameOutcome]:
+        for frame in frames:
+            yield self.replay_frame(frame)
+
+    def _mines_for(self, recorded: RecordedDecision | None, decoded: Board) -> int | None:
+        """The mine count the live player would have used: recorded, then the user's, then vision's."""
+        if recorded is not None and recorded.board.mines is not None:
+            return recorded.board.mines
+        return self.mines if self.mines is not None else decoded.mines
+
+    def replay_frame(self, frame: FrameSource) -> FrameOutcome:
+        outcome = FrameOutcome(frame.name, frame.path, "ok")
+        recorded = frame.recorded
+        try:
+            image = self.decoder.read(frame.path)
+            decoded = self.decoder.decode(image, recorded.grid if recorded else None)
+            debug = str(self.out_dir / f"{frame.name}.unreadable.png") if self.out_dir else None
+            decoded.require_readable(debug)
+            board = decoded.board.with_mines(self._mines_for(recorded, decoded.board))
+            outcome.board = board
+            if recorded is not None:
+                outcome.problems += board_differences(recorded.board, board)
+            if decoded.state in FINISHED_STATES or board.is_lost or not board.unknown_cells():
+                outcome.status = "over"
+                probabilities = None
+            else:
+                outcome.decision = decide_move(board, board.mines, self.rules, self.time_limit)
+                if recorded is not None:
+                    outcome.problems += decision_differences(recorded, outcome.decision)
+                probabilities = self._analysis(board, outcome.decision)
+            if outcome.problems:
+                outcome.status = "mismatch"
+            if self.out_dir is not None:
+                outcome.annotated = self._annotate(image, decoded.grid, outcome, probabilities)
+        except AutoplayError as exc:
+            outcome.status = "failed"
+            outcome.problems.append(str(exc))
+        return outcome
+
+    def _analysis(self, board: Board, decision: Any) -> Any:
+        """The probabilities to paint; cheap deductions decide without them, so compute them then."""
+        if decision.analysis is not None:
+            return decision.analysis
+        if board.is_fresh:
+            return None
+        from autoplay.solver import analyze
+
+        return analyze(board, board.mines, deadline=time.perf_counter() + self.time_limit)
+
+    def _annotate(self, image: np.ndarray, grid: Any, outcome: FrameOutcome, analysis: Any) -> Path:
+        from autoplay.render import add_caption, annotate_frame, save_png
+
+        decision = outcome.decision
+        move = decision.moves[0] if decision is not None and decision.moves else None
+        probabilities = analysis.probabilities if analysis is not None else None
+        safe = analysis.safe if analysis is not None else ()
+        mines = analysis.mines if analysis is not None else ()
+        picture = annotate_frame(image, grid, probabilities, move, safe, mines)
+        lines = [f"{outcome.name}: {outcome.move_text}" if decision else f"{outcome.name}: game over"]
+        if decision is not None:
+            lines.append(decision.reason)
+        lines += outcome.problems
+        assert self.out_dir is not None
+        return save_png(self.out_dir / f"{outcome.name}.png", add_caption(picture, lines))

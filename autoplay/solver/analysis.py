@@ -1,0 +1,358 @@
+"""Exact mine probabilities for a whole board: the public :func:`analyze`.
+
+Independent frontier components are counted separately (:mod:`count`), then
+joined.  With the total mine count known ("global" mode) each component's
+mine-count distribution is convolved with the others, and every total is
+weighted by ``C(off-frontier cells, mines left)``, so cells touching no
+number are handled in closed form and never enumerated.  Without the count
+("local" mode) each consistent frontier assignment counts once and the
+off-frontier cells get no probability at all.
+
+Counts are Python ints and exact probabilities are Fractions; floats appear
+only in the reported grid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+
+from autoplay.board.model import Board
+from autoplay.errors import ContradictionError
+from autoplay.solver.count import BudgetExceeded, ComponentCount, count_component
+from autoplay.solver.position import Position, read_position
+
+Coord = tuple[int, int]
+
+#: Component counts keyed by their constraints; consecutive decisions of one game share most components.
+_CACHE: dict[tuple, ComponentCount] = {}
+_CACHE_LIMIT = 4096
+
+
+@dataclass
+class Component:
+    """One independent subsystem of the frontier.
+
+    ``mine_counts[m]`` is the number of assignments of its cells holding ``m``
+    mines; ``exact`` is False when enumeration ran out of time and the
+    component's probabilities are estimates.
+    """
+
+    cells: list[Coord]
+    mine_counts: dict[int, int]
+    exact: bool = True
+
+
+@dataclass
+class Analysis:
+    """Everything the engine knows about one position.
+
+    Beyond the documented core fields:
+    ``mine_count_weights`` (global mode) maps the number of mines on the
+    frontier to the count of full-board configurations with that many, which
+    the endgame and the guess search use; ``off_frontier`` is the exact mine
+    probability of any unknown cell touching no number (None in local mode or
+    when there is none); ``approximate`` says some component was estimated
+    because its enumeration hit the deadline.
+    """
+
+    rows: int
+    cols: int
+    mode: str
+    probabilities: list[list[float | None]]
+    exact: dict[Coord, Fraction]
+    safe: list[Coord]
+    mines: list[Coord]
+    solutions: int
+    components: list[Component]
+    mine_count_weights: dict[int, int] = field(default_factory=dict)
+    off_frontier: Fraction | None = None
+    approximate: bool = False
+    position: Position | None = field(default=None, repr=False)
+
+    def probability(self, row: int, col: int) -> float | None:
+        return self.probabilities[row][col]
+
+
+def analyze(board: Board, mines: int | None = None, *, deadline: float | None = None) -> Analysis:
+    """Exact mine probabilities of ``board``; see the module docstring for the two modes.
+
+    ``mines`` defaults to ``board.mines``.  Raises :class:`ContradictionError`
+    naming the cells involved when no placement of mines explains the board.
+    """
+    return analyze_position(read_position(board), board.mines if mines is None else mines, deadline=deadline)
+
+
+def analyze_position(pos: Position, mines: int | None, *, deadline: float | None = None) -> Analysis:
+    """:func:`analyze` on an already-read position."""
+    return _build(pos, tally(pos, mines, deadline=deadline))
+
+
+@dataclass
+class Tally:
+    """Exact counts before any Fraction or float grid is made.
+
+    Every unknown cell that has a probability appears in exactly one entry of
+    ``shares`` as ``(cells, num, den)``: each of those cells is a mine with
+    probability ``num / den``.  The guess search reads tallies directly
+    because building the public :class:`Analysis` for every look-ahead would
+    cost more than the counting itself.
+    """
+
+    is_global: bool
+    shares: list[tuple[tuple[int, ...], int, int]]
+    solutions: int
+    weights: dict[int, int]
+    off_frontier: tuple[int, int] | None
+    counts: list[ComponentCount]
+    estimates: dict[int, float]
+    estimated: list[list[int]]
+
+    @property
+    def approximate(self) -> bool:
+        return bool(self.estimated)
+
+    def has_safe_cell(self) -> bool:
+        return any(num == 0 for _cells, num, _den in self.shares)
+
+    def lowest_probability(self) -> float:
+        risks = [num / den for _cells, num, den in self.shares]
+        risks.extend(self.estimates.values())
+        return min(risks, default=1.0)
+
+
+def tally(pos: Position, mines: int | None, *, deadline: float | None = None) -> Tally:
+    """Count ``pos``: each component separately (cached), then joined globally or locally."""
+    mines_left = None if mines is None else mines - len(pos.known_mines)
+    if mines_left is not None and mines_left < 0:
+        raise ContradictionError(
+            f"too few mines: {len(pos.known_mines)} cells are flagged or shown as mines but the game has {mines}",
+            pos.coords(pos.known_mines),
+        )
+    pieces = _split(pos)
+    counts: list[ComponentCount] = []
+    estimates: dict[int, float] = {}
+    estimated: list[list[int]] = []
+    for piece in pieces:
+        try:
+            count = _count_cached(piece, deadline)
+        except BudgetExceeded:
+            guess = _estimate(piece)
+            estimates.update(guess)
+            estimated.append(sorted(guess))
+            continue
+        if not any(count.totals):
+            raise _no_placement(pos, count)
+        counts.append(count)
+    if mines_left is None:
+        shares, solutions = _local(counts)
+        return Tally(False, shares, solutions, {}, None, counts, estimates, estimated)
+    frontier = {j for piece in pieces for cells, _ in piece for j in cells}
+    off = tuple(j for j in pos.unknown if j not in frontier)
+    expected = round(sum(estimates.values()))
+    try:
+        shares, solutions, weights, off_share = _global(pos, counts, off, mines_left - expected)
+    except ContradictionError:
+        if not estimated:
+            raise
+        # the rounded estimate, not the board, made the count impossible: fall back to local shares
+        shares, solutions = _local(counts)
+        left = max(0, min(mines_left - expected, len(off)))
+        off_share = (left, len(off)) if off else None
+        if off:
+            shares.append((off, left, len(off)))
+        weights = {}
+    return Tally(True, shares, solutions, weights, off_share, counts, estimates, estimated)
+
+
+# -- splitting and counting -------------------------------------------------
+def _split(pos: Position) -> list[list[tuple[tuple[int, ...], int]]]:
+    """Constraints grouped into components that share no unknown cell (union-find on cells)."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for con in pos.constraints:
+        first = con.unknowns[0]
+        parent.setdefault(first, first)
+        root = find(first)
+        for j in con.unknowns[1:]:
+            parent.setdefault(j, j)
+            other = find(j)
+            if other != root:
+                parent[other] = root
+    pieces: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+    for con in pos.constraints:
+        pieces.setdefault(find(con.unknowns[0]), []).append((con.unknowns, con.mines))
+    return [sorted(p) for p in pieces.values()]
+
+
+def _count_cached(piece: list[tuple[tuple[int, ...], int]], deadline: float | None) -> ComponentCount:
+    key = tuple(piece)
+    found = _CACHE.get(key)
+    if found is None:
+        found = count_component(piece, deadline)
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = found
+    return found
+
+
+def clear_component_cache() -> None:
+    """Forget cached component counts (tests use it to force a fresh enumeration)."""
+    _CACHE.clear()
+
+
+def _estimate(piece: list[tuple[tuple[int, ...], int]]) -> dict[int, float]:
+    """Fallback for a component too big to count in time: each cell gets the mean density of its numbers."""
+    shares: dict[int, list[float]] = {}
+    for cells, need in piece:
+        for j in cells:
+            shares.setdefault(j, []).append(need / len(cells))
+    return {j: sum(v) / len(v) for j, v in shares.items()}
+
+
+def _no_placement(pos: Position, count: ComponentCount) -> ContradictionError:
+    cells = {j for g in count.groups for j in g}
+    numbers = [con.cell for con in pos.constraints if cells.intersection(con.unknowns)]
+    return ContradictionError("no placement of mines satisfies these numbers", pos.coords(numbers))
+
+
+# -- joining components -----------------------------------------------------
+def _choose(n: int, k: int) -> int:
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def _convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                if y:
+                    out[i + j] += x * y
+    return out
+
+
+def _local(counts: list[ComponentCount]) -> tuple[list[tuple[tuple[int, ...], int, int]], int]:
+    """Each component on its own: every consistent assignment of its cells counts once."""
+    shares = []
+    solutions = 1
+    for count in counts:
+        total = sum(count.totals)
+        solutions *= total
+        for cells, per_m in zip(count.groups, count.group_mines):
+            shares.append((cells, sum(per_m), total * len(cells)))
+    return shares, solutions
+
+
+def _global(
+    pos: Position, counts: list[ComponentCount], off: tuple[int, ...], left: int
+) -> tuple[list[tuple[tuple[int, ...], int, int]], int, dict[int, int], tuple[int, int] | None]:
+    """Convolve the components' mine counts and weight each total by the off-frontier binomial."""
+    n_off = len(off)
+    dists = [c.totals for c in counts]
+    prefix: list[list[int] | tuple[int, ...]] = [[1]]
+    for d in dists:
+        prefix.append(_convolve(prefix[-1], d))
+    suffix: list[list[int] | tuple[int, ...]] = [[1]]
+    for d in reversed(dists):
+        suffix.append(_convolve(suffix[-1], d))
+    suffix.reverse()  # suffix[i] = convolution of dists[i:]
+    full = prefix[-1]
+    weights = {m: w * _choose(n_off, left - m) for m, w in enumerate(full) if w and 0 <= left - m <= n_off}
+    total = sum(weights.values())
+    if total == 0:
+        raise _count_mismatch(pos, dists, n_off, left)
+    shares = []
+    for i, count in enumerate(counts):
+        others = _convolve(prefix[i], suffix[i + 1])
+        rest = [
+            sum(w * _choose(n_off, left - m - k) for k, w in enumerate(others) if w) for m in range(len(count.totals))
+        ]
+        for cells, per_m in zip(count.groups, count.group_mines):
+            shares.append((cells, sum(x * r for x, r in zip(per_m, rest)), total * len(cells)))
+    off_share = None
+    if n_off:
+        off_share = (sum(w * _choose(n_off - 1, left - m - 1) for m, w in enumerate(full) if w), total)
+        shares.append((off, *off_share))
+    return shares, total, weights, off_share
+
+
+def _count_mismatch(pos: Position, dists: list[list[int]], n_off: int, left: int) -> ContradictionError:
+    least = sum(next(m for m, w in enumerate(d) if w) for d in dists)
+    most = sum(max(m for m, w in enumerate(d) if w) for d in dists) + n_off
+    numbers = [con.cell for con in pos.constraints]
+    if left < least:
+        return ContradictionError(
+            f"too few mines: the numbers need at least {least} more mines but only {left} remain",
+            pos.coords(numbers or pos.known_mines),
+        )
+    if left > most:
+        return ContradictionError(
+            f"too many mines: {left} mines remain but the unknown cells can hold at most {most}",
+            pos.coords(numbers or pos.unknown),
+        )
+    return ContradictionError(f"no placement of the {left} remaining mines fits the numbers", pos.coords(numbers))
+
+
+# -- the result ---------------------------------------------------------------
+def _build(pos: Position, t: Tally) -> Analysis:
+    rows, cols = pos.rows, pos.cols
+    grid: list[list[float | None]] = [[None] * cols for _ in range(rows)]
+    for j in pos.known_mines:
+        grid[j // cols][j % cols] = 1.0
+    exact: dict[Coord, Fraction] = {}
+    for cells, num, den in t.shares:
+        p = Fraction(num, den)
+        value = num / den
+        for j in cells:
+            r, c = divmod(j, cols)
+            grid[r][c] = value
+            exact[(r, c)] = p
+    for j, value in t.estimates.items():
+        grid[j // cols][j % cols] = value
+    if t.approximate:
+        # the global coupling is no longer exact; keep only what each exact component proves on its own
+        exact = {}
+        safe, mines = _locally_certain(t.counts)
+    else:
+        safe = [j for cells, num, _den in t.shares if num == 0 for j in cells]
+        mines = [j for cells, num, den in t.shares if num == den for j in cells]
+    components = [
+        Component(pos.coords(j for g in c.groups for j in g), {m: w for m, w in enumerate(c.totals) if w})
+        for c in t.counts
+    ] + [Component(pos.coords(cells), {}, exact=False) for cells in t.estimated]
+    return Analysis(
+        rows=rows,
+        cols=cols,
+        mode="global" if t.is_global else "local",
+        probabilities=grid,
+        exact=exact,
+        safe=pos.coords(safe),
+        mines=pos.coords(mines),
+        solutions=t.solutions,
+        components=components,
+        mine_count_weights=t.weights,
+        off_frontier=Fraction(*t.off_frontier) if t.off_frontier else None,
+        approximate=t.approximate,
+        position=pos,
+    )
+
+
+def _locally_certain(counts: list[ComponentCount]) -> tuple[list[int], list[int]]:
+    safe: list[int] = []
+    mines: list[int] = []
+    for count in counts:
+        total = sum(count.totals)
+        for cells, per_m in zip(count.groups, count.group_mines):
+            held = sum(per_m)
+            if held == 0:
+                safe.extend(cells)
+            elif held == total * len(cells):
+                mines.extend(cells)
+    return safe, mines

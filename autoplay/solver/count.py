@@ -1,0 +1,187 @@
+"""Exact counting of one independent frontier component.
+
+Cells that touch exactly the same numbers form a *group*; only how many mines
+each group holds matters, and a group of ``s`` cells holding ``x`` mines
+stands for ``C(s, x)`` cell-level assignments.  Groups are visited in a
+breadth-first sweep from a peripheral group, so at each step only a thin band
+of numbers is "open" (touched both before and after).  The count of the rest
+depends only on what those open numbers still need, so results are memoised on
+that tuple: a long frontier costs time linear in its length instead of
+exponential, and only truly wide open areas stay expensive, which the node
+budget bounds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+from math import comb
+
+
+class BudgetExceeded(Exception):
+    """Enumeration hit its deadline; the caller falls back to an approximation."""
+
+
+@dataclass(frozen=True)
+class ComponentCount:
+    """Exact counts of one component.
+
+    ``totals[m]``: number of cell-level assignments with ``m`` mines in the
+    component.  ``group_mines[g][m]``: sum over those assignments of the mines
+    in group ``g`` (divide by the group size for a cell's share).
+    """
+
+    groups: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    group_mines: tuple[tuple[int, ...], ...]
+
+
+def group_cells(constraints: list[tuple[tuple[int, ...], int]]) -> list[tuple[int, ...]]:
+    """Cells with identical sets of constraints, each group sorted, in first-seen order."""
+    keys: dict[int, list[int]] = {}
+    for k, (cells, _need) in enumerate(constraints):
+        for j in cells:
+            keys.setdefault(j, []).append(k)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for j, ks in keys.items():
+        groups.setdefault(tuple(ks), []).append(j)
+    return [tuple(sorted(g)) for g in groups.values()]
+
+
+def count_component(
+    constraints: list[tuple[tuple[int, ...], int]], deadline: float | None = None
+) -> ComponentCount:
+    """Count every assignment satisfying ``constraints`` (each: unknown cells, mines they hold).
+
+    Raises :class:`BudgetExceeded` once ``time.perf_counter()`` passes ``deadline``.
+    """
+    groups = group_cells(constraints)
+    group_of = {j: g for g, cells in enumerate(groups) for j in cells}
+    cons_groups = [sorted({group_of[j] for j in cells}) for cells, _need in constraints]
+    order = _sweep_order(len(groups), cons_groups)
+    rank = {g: i for i, g in enumerate(order)}
+    sizes = [len(groups[g]) for g in order]
+    cons_groups = [sorted(rank[g] for g in gs) for gs in cons_groups]
+    needs = [need for _cells, need in constraints]
+    result = _Enumerator(sizes, cons_groups, needs, deadline).run()
+    k = len(order)
+    width = max(result) + 1 if result else 0
+    totals = [0] * width
+    per_group = [[0] * width for _ in range(k)]
+    for m, vec in result.items():
+        totals[m] = vec[0]
+        for i in range(k):
+            per_group[i][m] = vec[1 + i]
+    return ComponentCount(
+        groups=tuple(groups[g] for g in order),
+        totals=tuple(totals),
+        group_mines=tuple(tuple(row) for row in per_group),
+    )
+
+
+def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
+    """Breadth-first order from a far-away group, so the band of open numbers stays thin."""
+    adjacent: list[set[int]] = [set() for _ in range(n)]
+    for gs in cons_groups:
+        for g in gs:
+            adjacent[g].update(gs)
+
+    def bfs(start: int) -> list[int]:
+        seen = {start}
+        out = [start]
+        queue = deque([start])
+        while queue:
+            g = queue.popleft()
+            for h in sorted(adjacent[g]):
+                if h not in seen:
+                    seen.add(h)
+                    out.append(h)
+                    queue.append(h)
+        return out
+
+    order: list[int] = []
+    placed: set[int] = set()
+    for start in range(n):  # one pass per connected piece (callers normally pass one)
+        if start in placed:
+            continue
+        piece = bfs(bfs(start)[-1])
+        order.extend(piece)
+        placed.update(piece)
+    return order
+
+
+class _Enumerator:
+    """Memoised depth-first count over groups in sweep order (see the module docstring)."""
+
+    CHECK_EVERY = 256
+
+    def __init__(self, sizes: list[int], cons_groups: list[list[int]], needs: list[int], deadline: float | None):
+        self.sizes = sizes
+        self.deadline = deadline
+        self.steps = 0
+        k = len(sizes)
+        first = [min(gs) for gs in cons_groups]
+        last = [max(gs) for gs in cons_groups]
+        touching: list[list[int]] = [[] for _ in range(k)]
+        for c, gs in enumerate(cons_groups):
+            for g in gs:
+                touching[g].append(c)
+        # open[i]: numbers touched by a group before i and by one at i or later, in a fixed order
+        open_at = [[c for c in range(len(needs)) if first[c] < i <= last[c]] for i in range(k + 1)]
+        position = [{c: p for p, c in enumerate(cs)} for cs in open_at]
+        # for group i: (where its numbers' needs come from, their fresh value, capacity left after i)
+        self.terms = []
+        self.plans = []
+        for i in range(k):
+            terms = []
+            for c in touching[i]:
+                capacity_after = sum(sizes[g] for g in cons_groups[c] if g > i)
+                terms.append((position[i].get(c, -1), needs[c], capacity_after))
+            self.terms.append(terms)
+            plan = []
+            for c in open_at[i + 1]:
+                plan.append((position[i].get(c, -1), needs[c], c in touching[i]))
+            self.plans.append(plan)
+        self.memo: dict[tuple[int, tuple[int, ...]], dict[int, list[int]]] = {}
+
+    def run(self) -> dict[int, list[int]]:
+        return self._solve(0, ())
+
+    def _solve(self, i: int, state: tuple[int, ...]) -> dict[int, list[int]]:
+        if i == len(self.sizes):
+            return {0: [1]}
+        key = (i, state)
+        cached = self.memo.get(key)
+        if cached is not None:
+            return cached
+        self.steps += 1
+        if self.deadline is not None and self.steps % self.CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+            raise BudgetExceeded
+        size = self.sizes[i]
+        lo, hi = 0, size
+        for src, fresh, capacity_after in self.terms[i]:
+            need = fresh if src < 0 else state[src]
+            lo = max(lo, need - capacity_after)
+            hi = min(hi, need)
+        out: dict[int, list[int]] = {}
+        plan = self.plans[i]
+        for x in range(lo, hi + 1):
+            next_state = tuple(
+                (fresh if src < 0 else state[src]) - (x if touched else 0) for src, fresh, touched in plan
+            )
+            sub = self._solve(i + 1, next_state)
+            if not sub:
+                continue
+            ways = comb(size, x)
+            for m, vec in sub.items():
+                w = vec[0] * ways
+                new = [w, w * x] + ([v * ways for v in vec[1:]] if ways != 1 else vec[1:])
+                acc = out.get(m + x)
+                if acc is None:
+                    out[m + x] = new
+                else:
+                    for p, v in enumerate(new):
+                        acc[p] += v
+        self.memo[key] = out
+        return out

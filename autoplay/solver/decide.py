@@ -1,0 +1,100 @@
+"""The solver's front door: one :class:`Decision` per board.
+
+Cheap rules run first and, when they find anything, the full engine is never
+paid for; the engine's certain cells come next; only then a guess.  Every
+decision respects ``time_limit``: half of it is reserved for the engine's
+enumeration and the rest (whatever is left) for scoring guesses, and both fall
+back to a cheaper answer instead of running over.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from autoplay.board.model import Board
+from autoplay.board.rules import Rules
+from autoplay.solver.analysis import Analysis, analyze_position
+from autoplay.solver.deduce import cheap_deductions
+from autoplay.solver.guess import pick_guess
+from autoplay.solver.position import Position, read_position
+
+Action = Literal["reveal", "flag"]
+
+
+@dataclass(frozen=True)
+class Move:
+    """Reveal or flag one 0-based cell; ``probability`` is its chance of being a mine."""
+
+    action: Action
+    row: int
+    col: int
+    probability: float
+
+
+@dataclass
+class Decision:
+    """Every certain move found, or exactly one guessed reveal when nothing is certain."""
+
+    moves: list[Move]
+    guess: bool
+    analysis: Analysis | None
+    reason: str
+
+
+def first_move(board_rows: int, board_cols: int, rules: Rules) -> Move:
+    """Where to open a fresh board.
+
+    A corner when only the clicked cell is protected (it shows a zero most
+    often); (3, 3) when the click is guaranteed to open an area, since a
+    corner's opening is then the smallest.  (3, 3) is clamped on tiny boards.
+    """
+    if rules.first_click == "zero":
+        return Move("reveal", min(3, board_rows - 1), min(3, board_cols - 1), 0.0)
+    return Move("reveal", 0, 0, 0.0)
+
+
+def choose_move(
+    board: Board,
+    mines: int | None = None,
+    rules: Rules = Rules(),
+    *,
+    time_limit: float = 1.0,
+    rng: random.Random | None = None,
+) -> Decision:
+    """The next move(s) for ``board``; ``mines`` defaults to ``board.mines`` (None: local mode).
+
+    ``rng`` is accepted so callers can seed any randomised tie-break; the
+    current policy is deterministic and does not draw from it.
+    """
+    started = time.perf_counter()
+    if mines is None:
+        mines = board.mines
+    if board.is_fresh:
+        move = first_move(board.rows, board.cols, rules)
+        return Decision([move], rules.first_click == "none", None, f"first move: rule {rules.first_click!r}")
+    pos = read_position(board)
+    found = cheap_deductions(pos, None if mines is None else mines - len(pos.known_mines))
+    if found:
+        return Decision(_certain_moves(pos, found.safe, found.mines), False, None, f"certain: {found.rule}")
+    analysis = analyze_position(pos, mines, deadline=started + time_limit / 2)
+    if analysis.safe or analysis.mines:
+        cols = pos.cols
+        safe = {r * cols + c for r, c in analysis.safe}
+        certain_mines = {r * cols + c for r, c in analysis.mines}
+        rule = "approximate engine (time limit)" if analysis.approximate else "exact probabilities"
+        return Decision(_certain_moves(pos, safe, certain_mines), False, analysis, f"certain: {rule}")
+    index, p_mine, reason = pick_guess(analysis, mines, started + time_limit)
+    if analysis.approximate:
+        reason += " (approximate: enumeration hit the time limit)"
+    r, c = pos.coord(index)
+    return Decision([Move("reveal", r, c, p_mine)], True, analysis, reason)
+
+
+def _certain_moves(pos: Position, safe: set[int], mines: set[int]) -> list[Move]:
+    cols = pos.cols
+    moves = [Move("reveal", *divmod(j, cols), 0.0) for j in sorted(safe)]
+    moves.extend(Move("flag", *divmod(j, cols), 1.0) for j in sorted(mines))
+    return moves

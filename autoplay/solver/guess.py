@@ -1,0 +1,164 @@
+"""Choosing a guess when nothing is certain.
+
+The policy, in the order it is applied:
+
+1. An unavoidable 50/50 (two cells, one mine, nothing else can ever tell them
+   apart) is taken at once: it must be guessed some day and its odds never
+   improve, so guessing it before other risks wastes nothing.
+2. Otherwise candidates are the safest cells (within ``WINDOW`` of the best
+   safety, at most ``MAX_CANDIDATES``), plus a few cells off the frontier when
+   those are competitive (corners and edges first: they open more often).
+3. Each candidate is scored by looking one move ahead: for every number it
+   could show, the engine re-counts the position, giving the exact chance of
+   that number and the best safety available afterwards (1 when the number
+   makes some cell certain).  The score is the chance of surviving this guess
+   *and* the best next move; ties go to the chance of making progress, then
+   to plain safety.
+
+Scoring stops at the deadline and the best candidate scored so far wins; the
+safest cell is always scored first, so a timeout degrades to "lowest
+probability".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+from autoplay.board.model import neighbour_table
+from autoplay.errors import ContradictionError
+from autoplay.solver.analysis import Analysis, tally
+from autoplay.solver.position import Position, with_reveal
+
+#: Candidates need safety at least this fraction of the best safety.
+WINDOW = 0.9
+MAX_CANDIDATES = 8
+MAX_OFF_FRONTIER = 3
+
+
+@dataclass
+class Scored:
+    """One candidate cell and what looking ahead found."""
+
+    index: int
+    safety: float
+    survive_two: float = -1.0
+    progress: float = -1.0
+
+    def key(self) -> tuple[float, float, float]:
+        return (round(self.survive_two, 9), round(self.progress, 9), self.safety)
+
+
+def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[int, float, str]:
+    """(flat index, mine probability, reason) of the guess to make."""
+    pos = analysis.position
+    assert pos is not None
+    risk = _risks(analysis)
+    pair = _dead_fifty_fifty(analysis, risk)
+    if pair is not None:
+        return pair, risk[pair], "guess: unavoidable 50/50"
+    candidates = _candidates(pos, risk)
+    best = Scored(candidates[0], 1.0 - risk[candidates[0]])
+    exact_counts = analysis.mode == "global" and not analysis.approximate and analysis.solutions > 0
+    if not exact_counts or len(candidates) == 1:
+        return best.index, risk[best.index], f"guess: lowest probability {risk[best.index]:.3f}"
+    scored = 0
+    for index in candidates:
+        if time.perf_counter() > deadline:
+            break
+        entry = _look_ahead(pos, analysis, mines, index, risk[index], deadline)
+        if entry is None:
+            break
+        scored += 1
+        if entry.key() > best.key():
+            best = entry
+    note = "" if scored == len(candidates) else f", look-ahead cut at {scored}/{len(candidates)} by the time limit"
+    return (
+        best.index,
+        risk[best.index],
+        f"guess: probability {risk[best.index]:.3f}, survive-two {max(best.survive_two, 0):.3f}, "
+        f"progress {max(best.progress, 0):.3f}{note}",
+    )
+
+
+def _risks(analysis: Analysis) -> dict[int, float]:
+    """Mine probability of every unknown cell; local mode estimates off-frontier cells by the frontier's mean."""
+    pos = analysis.position
+    assert pos is not None
+    cols = pos.cols
+    risk: dict[int, float] = {}
+    missing = []
+    for j in pos.unknown:
+        p = analysis.probabilities[j // cols][j % cols]
+        if p is None:
+            missing.append(j)
+        else:
+            risk[j] = p
+    if missing:
+        fill = sum(risk.values()) / len(risk) if risk else 0.2
+        for j in missing:
+            risk[j] = fill
+    return risk
+
+
+def _dead_fifty_fifty(analysis: Analysis, risk: dict[int, float]) -> int | None:
+    """A two-cell component holding one mine whose cells see no other unknown cell."""
+    pos = analysis.position
+    assert pos is not None
+    nbrs = neighbour_table(pos.rows, pos.cols)
+    unknown = set(pos.unknown)
+    for comp in analysis.components:
+        if len(comp.cells) != 2 or comp.mine_counts.keys() != {1}:
+            continue
+        a, b = (r * pos.cols + c for r, c in comp.cells)
+        if risk[a] != 0.5 or risk[b] != 0.5:
+            continue
+        if all(j == b for j in nbrs[a] if j in unknown) and all(j == a for j in nbrs[b] if j in unknown):
+            return min(a, b)
+    return None
+
+
+def _candidates(pos: Position, risk: dict[int, float]) -> list[int]:
+    """Safest frontier cells and a few off-frontier cells, safest first."""
+    nbrs = neighbour_table(pos.rows, pos.cols)
+    frontier = {j for con in pos.constraints for j in con.unknowns}
+    unknown = set(pos.unknown)
+    best_safety = 1.0 - min(risk.values())
+    floor = WINDOW * best_safety
+    on = sorted((j for j in frontier if 1.0 - risk[j] >= floor), key=lambda j: (risk[j], j))[:MAX_CANDIDATES]
+    off = [j for j in pos.unknown if j not in frontier and 1.0 - risk[j] >= floor]
+    # fewer unknown neighbours (corners, then edges): more likely to show a zero and open an area
+    off.sort(key=lambda j: (sum(1 for k in nbrs[j] if k in unknown), j))
+    chosen = on + off[:MAX_OFF_FRONTIER]
+    chosen.sort(key=lambda j: (risk[j], j))
+    return chosen
+
+
+def _look_ahead(
+    pos: Position, analysis: Analysis, mines: int | None, index: int, p_mine: float, deadline: float
+) -> Scored | None:
+    """Score one candidate by every number it could show; None when the deadline passed mid-way."""
+    nbrs = neighbour_table(pos.rows, pos.cols)[index]
+    known = set(pos.known_mines)
+    unknown = set(pos.unknown)
+    base = sum(1 for j in nbrs if j in known)
+    hidden = sum(1 for j in nbrs if j in unknown)
+    survive_two = Fraction(0)
+    progress = Fraction(0)
+    for value in range(base, base + hidden + 1):
+        if time.perf_counter() > deadline:
+            return None
+        try:
+            after = tally(with_reveal(pos, index, value), mines, deadline=deadline)
+        except ContradictionError:
+            continue
+        if after.approximate:
+            return None
+        chance = Fraction(after.solutions, analysis.solutions)
+        if after.has_safe_cell():
+            survive_two += chance
+            progress += chance
+        else:
+            survive_two += chance * Fraction(1 - after.lowest_probability())
+    return Scored(index, 1.0 - p_mine, float(survive_two), float(progress))

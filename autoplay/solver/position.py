@@ -1,0 +1,128 @@
+"""The solver's view of a board: unknown cells and the number constraints on them.
+
+Everything downstream works on flat indices and plain tuples because the
+engine and the guess search read positions thousands of times per game; the
+:class:`Board` methods are too slow for those loops.  Reading a position is
+also where per-number contradictions surface, since that is the first place a
+number meets its neighbours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from autoplay.board.model import DIGITS, EXPLODED, FLAG, MINE, UNKNOWN_CHARS, Board, neighbour_table
+from autoplay.errors import ContradictionError
+
+#: Cells the solver counts as mines already placed: trusted flags and, on a lost board, shown mines.
+KNOWN_MINE_CHARS = frozenset(FLAG + MINE + EXPLODED)
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """``mines`` of the cells ``unknowns`` are mines, as the number at flat index ``cell`` says."""
+
+    cell: int
+    unknowns: tuple[int, ...]
+    mines: int
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board reduced to what counting needs.
+
+    ``constraints`` holds only numbers that still touch unknown cells, and at
+    most one constraint per distinct unknown set (duplicates say nothing new).
+    """
+
+    rows: int
+    cols: int
+    unknown: tuple[int, ...]
+    known_mines: tuple[int, ...]
+    constraints: tuple[Constraint, ...]
+
+    def coord(self, index: int) -> tuple[int, int]:
+        return divmod(index, self.cols)
+
+    def coords(self, indices) -> list[tuple[int, int]]:
+        cols = self.cols
+        return sorted(divmod(i, cols) for i in indices)
+
+
+def read_position(board: Board) -> Position:
+    """Extract the constraints of ``board``, raising :class:`ContradictionError` for an impossible number."""
+    rows, cols, cells = board.rows, board.cols, board.cells
+    nbrs = neighbour_table(rows, cols)
+    is_unknown = [ch in UNKNOWN_CHARS for ch in cells]
+    is_mine = [ch in KNOWN_MINE_CHARS for ch in cells]
+    constraints: list[Constraint] = []
+    for i, ch in enumerate(cells):
+        if ch not in DIGITS:
+            continue
+        around = nbrs[i]
+        unk = tuple(j for j in around if is_unknown[j])
+        flagged = [j for j in around if is_mine[j]] if True in map(is_mine.__getitem__, around) else []
+        value = int(ch)
+        if unk or value != len(flagged):  # the common case, a satisfied number among revealed cells, is skipped
+            constraints.append(_checked(i, value, unk, flagged, cols))
+    unknown = tuple(i for i, u in enumerate(is_unknown) if u)
+    known = tuple(i for i, m in enumerate(is_mine) if m)
+    return Position(rows, cols, unknown, known, _useful(constraints, cols))
+
+
+def _checked(cell: int, value: int, unknowns: tuple[int, ...], flagged: list[int], cols: int) -> Constraint:
+    need = value - len(flagged)
+    r, c = divmod(cell, cols)
+    if need < 0:
+        raise ContradictionError(
+            f"the {value} at ({r},{c}) has {len(flagged)} flagged or shown mines around it",
+            [(r, c)] + [divmod(j, cols) for j in flagged],
+        )
+    if need > len(unknowns):
+        raise ContradictionError(
+            f"the {value} at ({r},{c}) needs {need} more mines but only {len(unknowns)} unknown cells touch it",
+            [(r, c)] + [divmod(j, cols) for j in unknowns],
+        )
+    return Constraint(cell, unknowns, need)
+
+
+def _useful(constraints: list[Constraint], cols: int) -> tuple[Constraint, ...]:
+    """Drop satisfied numbers and duplicates; two numbers on one cell set that disagree are a contradiction."""
+    seen: dict[tuple[int, ...], Constraint] = {}
+    for con in constraints:
+        if not con.unknowns:
+            continue
+        other = seen.get(con.unknowns)
+        if other is None:
+            seen[con.unknowns] = con
+        elif other.mines != con.mines:
+            raise ContradictionError(
+                f"two numbers see the same unknown cells but need {other.mines} and {con.mines} mines",
+                [divmod(j, cols) for j in (other.cell, con.cell, *con.unknowns)],
+            )
+    return tuple(seen.values())
+
+
+def with_reveal(pos: Position, index: int, value: int) -> Position:
+    """The position after ``index`` shows ``value``: the guess search asks this for every outcome.
+
+    Cheaper than re-reading the board because only the numbers touching the
+    cell change.  Raises :class:`ContradictionError` when the value cannot occur.
+    """
+    cols = pos.cols
+    nbrs = neighbour_table(pos.rows, cols)[index]
+    unknown_set = set(pos.unknown)
+    unknown_set.discard(index)
+    known = set(pos.known_mines)
+    unk = tuple(j for j in nbrs if j in unknown_set)
+    flagged = [j for j in nbrs if j in known]
+    new = _checked(index, value, unk, flagged, cols)
+    changed = []
+    for con in pos.constraints:
+        if index in con.unknowns:
+            con = Constraint(con.cell, tuple(j for j in con.unknowns if j != index), con.mines)
+            if len(con.unknowns) < con.mines:
+                raise ContradictionError("revealed cell was needed as a mine", [pos.coord(con.cell)])
+        changed.append(con)
+    changed.append(new)
+    return Position(pos.rows, cols, tuple(sorted(unknown_set)), pos.known_mines, _useful(changed, cols))

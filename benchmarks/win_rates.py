@@ -1,0 +1,74 @@
+"""Win-rate and speed table of the solver on simulated games, as written to BENCHMARKS.md.
+
+Usage: python benchmarks/win_rates.py --games 20000 --jobs 2 [--presets expert] [--rules safe zero] [--out F.md]
+Each row plays the same seeded games whatever --jobs is; the table states the command that made it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+from autoplay.board.rules import PRESETS, Rules
+from autoplay.cli.progress import Progress
+from autoplay.sim.runner import GameSpec, run_games, summarise
+
+START_CELL = {"safe": "corner (0,0)", "zero": "(3,3)", "none": "corner (0,0)"}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--presets", nargs="+", default=["beginner", "intermediate", "expert"], choices=sorted(PRESETS))
+    ap.add_argument("--rules", nargs="+", default=["safe", "zero"], choices=["safe", "zero", "none"])
+    ap.add_argument("--time-limit", type=float, default=1.0)
+    ap.add_argument("--out", help="append the markdown table to this file as well")
+    args = ap.parse_args()
+
+    lines = [
+        f"Command: `python benchmarks/win_rates.py {' '.join(sys.argv[1:])}`  ",
+        f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}; "
+        f"win rule reveal; seed {args.seed}; {args.jobs} worker process(es).",
+        "",
+        "| preset | first-click rule | first cell | games | wins | win rate | 95% CI (Wilson) | games/s per core "
+        "| decision median | decision p99 | guesses/game |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for preset_name in args.presets:
+        preset = PRESETS[preset_name]
+        for rule in args.rules:
+            spec = GameSpec(preset.rows, preset.cols, preset.mines, Rules(rule), args.time_limit)
+            results = []
+            started = time.perf_counter()
+            with Progress(args.games, f"{preset_name}/{rule}") as bar:
+                for result in run_games(spec, args.games, args.seed, jobs=args.jobs):
+                    results.append(result)
+                    bar.advance()
+            s = summarise(spec, results, time.perf_counter() - started, args.seed, args.jobs)
+            lo, hi = s.ci95
+            row = (
+                f"| {preset_name} {preset.cols}x{preset.rows}/{preset.mines} | {rule} | {START_CELL[rule]} | {s.games} "
+                f"| {s.wins} | {100 * s.win_rate:.2f}% | {100 * lo:.2f}–{100 * hi:.2f}% "
+                f"| {s.games_per_second / args.jobs:.1f} | {s.decision_ms_median:.2f} ms | {s.decision_ms_p99:.1f} ms "
+                f"| {s.mean_guesses:.2f} |"
+            )
+            if s.errors:
+                row += f" ({s.errors} aborted)"
+            lines.append(row)
+            print(row, flush=True)
+    text = "\n".join(lines) + "\n"
+    print()
+    print(text)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

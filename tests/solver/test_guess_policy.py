@@ -1,0 +1,99 @@
+"""How the solver moves when nothing is certain: first click, forced 50/50s, safety, time cap."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from autoplay.board.model import Board, neighbour_table
+from autoplay.board.rules import Rules
+from autoplay.solver import analyze, choose_move, first_move
+from autoplay.solver.analysis import clear_component_cache
+from autoplay.solver.deduce import cheap_deductions
+from autoplay.solver.guess import pick_guess
+from autoplay.solver.position import read_position
+from tests.solver.brute import random_position
+
+
+@pytest.mark.parametrize(
+    "rule, size, cell",
+    [("safe", (16, 30), (0, 0)), ("none", (9, 9), (0, 0)), ("zero", (16, 30), (3, 3)), ("zero", (2, 3), (1, 2))],
+)
+def test_first_move_follows_the_rule(rule, size, cell):
+    move = first_move(*size, Rules(rule))
+    assert (move.action, move.row, move.col) == ("reveal", *cell)
+    decision = choose_move(Board.empty(*size, mines=5), rules=Rules(rule))
+    assert decision.moves == [move] and decision.analysis is None
+
+
+def test_unavoidable_fifty_fifty_is_taken_before_safer_cells():
+    # (0,0)/(0,1) hold one mine and every number around them sees both: nothing can ever separate them.
+    # The 12 cells on the right hold one mine (1/12 each) and are safer, yet the 50/50 goes first.
+    board = Board.from_rows(["..F....", "14F....", "02F...."], mines=5)
+    decision = choose_move(board)
+    assert decision.guess
+    move = decision.moves[0]
+    assert (move.row, move.col) in {(0, 0), (0, 1)}
+    assert move.probability == 0.5
+    assert "50/50" in decision.reason
+
+
+def test_lowest_probability_is_preferred_over_a_riskier_frontier():
+    # the three cells around the 1 hold a mine (1/3 each); the 16 others share one mine (1/16 each)
+    board = Board.from_rows(["1.........", ".........."], mines=2)
+    decision = choose_move(board)
+    move = decision.moves[0]
+    assert decision.guess and len(decision.moves) == 1
+    assert move.probability == pytest.approx(1 / 16)
+    assert (move.row, move.col) not in {(0, 1), (1, 0), (1, 1)}
+
+
+def test_guess_is_never_a_certain_mine_or_revealed_cell():
+    rng = random.Random(5)
+    checked = 0
+    while checked < 40:
+        board = random_position(rng)
+        analysis = analyze(board)
+        if analysis.safe or analysis.mines:
+            continue
+        index, p, _reason = pick_guess(analysis, board.mines, time.perf_counter() + 5)
+        r, c = divmod(index, board.cols)
+        assert board[r, c] in ".?"
+        assert p < 1
+        assert p == analysis.probabilities[r][c]
+        checked += 1
+
+
+def scattered_numbers(seed: int, share: float, rows: int = 16, cols: int = 30, mines: int = 99) -> Board:
+    """Expert board showing a random share of its non-zero numbers: big tangled components, no cheap deduction."""
+    rng = random.Random(seed)
+    nbrs = neighbour_table(rows, cols)
+    layout = set(rng.sample(range(rows * cols), mines))
+    number = {i: sum(j in layout for j in nbrs[i]) for i in range(rows * cols) if i not in layout}
+    shown = set(rng.sample([i for i, n in number.items() if n], int(share * sum(1 for n in number.values() if n))))
+    return Board(rows, cols, tuple(str(number[i]) if i in shown else "." for i in range(rows * cols)), mines)
+
+
+def test_time_cap_holds_when_look_ahead_is_expensive():
+    board = scattered_numbers(5, 0.2)
+    assert not cheap_deductions(read_position(board), board.mines)  # so the engine and the guess search run
+    started = time.perf_counter()
+    decision = choose_move(board, time_limit=0.2)
+    elapsed = time.perf_counter() - started
+    assert decision.guess and len(decision.moves) == 1
+    assert elapsed < 5 * 0.2
+
+
+def test_enumeration_past_its_deadline_falls_back_to_estimates():
+    board = scattered_numbers(5, 0.2)
+    clear_component_cache()
+    analysis = analyze(board, deadline=time.perf_counter())
+    assert analysis.approximate
+    assert any(not comp.exact for comp in analysis.components)
+    estimated = [cell for comp in analysis.components if not comp.exact for cell in comp.cells]
+    assert all(0.0 <= analysis.probabilities[r][c] <= 1.0 for r, c in estimated)
+    assert not any(cell in analysis.exact for cell in estimated)
+    decision = choose_move(board, time_limit=0.0)
+    assert decision.moves and decision.moves[0].action == "reveal"
