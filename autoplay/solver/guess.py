@@ -2,6 +2,8 @@
 
 The policy, in the order it is applied:
 
+0. With at most ``MAX_LAYOUTS`` layouts left, an exhaustive search
+   (:mod:`endgame`) plays the position perfectly.
 1. An unavoidable 50/50 (two cells, one mine, nothing else can ever tell them
    apart) is taken at once: it must be guessed some day and its odds never
    improve, so guessing it before other risks wastes nothing.
@@ -29,12 +31,15 @@ from fractions import Fraction
 from autoplay.board.model import neighbour_table
 from autoplay.errors import ContradictionError
 from autoplay.solver.analysis import Analysis, tally
+from autoplay.solver.endgame import MAX_LAYOUTS, EndgameSearch, SearchTimeout, list_layouts
 from autoplay.solver.position import Position, with_reveal
 
 #: Candidates need safety at least this fraction of the best safety.
 WINDOW = 0.9
 MAX_CANDIDATES = 8
 MAX_OFF_FRONTIER = 3
+#: Share of the remaining time the endgame search may use before the heuristic takes over.
+ENDGAME_SHARE = 0.6
 
 
 @dataclass
@@ -58,6 +63,11 @@ def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[
     pair = _dead_fifty_fifty(analysis, risk)
     if pair is not None:
         return pair, risk[pair], "guess: unavoidable 50/50"
+    if analysis.mode == "global" and not analysis.approximate and 1 < analysis.solutions <= MAX_LAYOUTS:
+        found = _endgame(pos, mines, deadline)
+        if found is not None:
+            index, win = found
+            return index, risk[index], f"guess: endgame search, win chance {win:.3f}"
     candidates = _candidates(pos, risk)
     best = Scored(candidates[0], 1.0 - risk[candidates[0]])
     exact_counts = analysis.mode == "global" and not analysis.approximate and analysis.solutions > 0
@@ -80,6 +90,20 @@ def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[
         f"guess: probability {risk[best.index]:.3f}, survive-two {max(best.survive_two, 0):.3f}, "
         f"progress {max(best.progress, 0):.3f}{note}",
     )
+
+
+def _endgame(pos: Position, mines: int | None, deadline: float) -> tuple[int, float] | None:
+    """Best cell by exhaustive search, or None when the layouts are too many or time runs short."""
+    if mines is None:
+        return None
+    now = time.perf_counter()
+    layouts = list_layouts(pos, mines)
+    if not layouts:
+        return None
+    try:
+        return EndgameSearch(pos, now + ENDGAME_SHARE * (deadline - now)).best_move(layouts)
+    except SearchTimeout:
+        return None
 
 
 def _risks(analysis: Analysis) -> dict[int, float]:
