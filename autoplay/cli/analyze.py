@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from autoplay.errors import AutoplayError
+from autoplay.replay.sources import IMAGE_SUFFIXES  # light: board text and JSON only
 
-#: Suffixes read as screenshots; anything else is read as board text.
-IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".webp"})
 #: Frontier cells listed one by one; beyond this the table would bury the maps below it.
 MAX_LISTED_CELLS = 200
 
@@ -136,7 +135,9 @@ def run(args: argparse.Namespace) -> int:
         analysis, decision = report.analysis, report.decision
         move = decision.moves[0] if decision and decision.moves else None
         if image is not None:
-            picture = annotate_frame(image, grid, analysis.probabilities, move, analysis.safe, analysis.mines)
+            picture = annotate_frame(
+                image, grid, analysis.probabilities, move, analysis.safe, analysis.mines, board=report.board
+            )
         else:
             picture = render_board(report.board, analysis.probabilities, move, safe=analysis.safe, mines=analysis.mines)
         save_png(args.out, picture)

@@ -21,6 +21,11 @@ COMMANDS = [
     "autoplay.cli.simulate",
     "autoplay.cli.analyze",
     "autoplay.cli.replay",
+    "autoplay.cli.decode",
+    "autoplay.cli.calibrate",
+    "autoplay.cli.play",
+    "autoplay.cli.launch",
+    "autoplay.cli.demo",
 ]
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from autoplay.errors import AutoplayError
@@ -67,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
     if not skin:
         raise AutoplayError("--skin NAME is needed (only a recording names its skin)")
     out_dir = Path(args.out) if args.out else source.default_out
+    mines = args.mines if args.mines is not None else (recording.mines if recording else None)
     replayer = Replayer(
-        VisionDecoder(skin), out_dir, rules=recording.rules if recording else None, mines=args.mines,
+        VisionDecoder(skin), out_dir, rules=recording.rules if recording else None, mines=mines,
         time_limit=args.time_limit or (recording.time_limit if recording else None) or 1.0,
     )
     outcomes = []

@@ -98,9 +98,12 @@ class Window:
             raise WindowGoneError(f"cannot focus window {hex(self.id)}: {exc}") from None
 
     def close_connection(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001 - the server may already be gone; nothing left to release
+                pass
 
 
 def _decode_title(raw: Any) -> str:

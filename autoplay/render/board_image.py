@@ -10,7 +10,7 @@ import numpy as np
 
 from autoplay.board.model import DIGITS, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, Board
 from autoplay.render.cells import Rect, draw_flag, draw_mine, fill_rect, put_centred_text
-from autoplay.render.layers import Coord, Probabilities, paint_analysis
+from autoplay.render.layers import Coord, Probabilities, cell_box, paint_analysis, shown_mines
 from autoplay.render.palette import (
     EXPLODED_TILE,
     GRID_LINE,
@@ -37,8 +37,10 @@ class UniformGrid:
     x0: int = 0
     y0: int = 0
 
-    def cell_rect(self, row: int, col: int) -> Rect:
-        return self.x0 + col * self.cell_px, self.y0 + row * self.cell_px, self.cell_px, self.cell_px
+    def cell_rect(self, row: int, col: int) -> tuple[int, int, int, int]:
+        """Corners ``(x0, y0, x1, y1)``, x1/y1 exclusive, like vision's ``Grid``."""
+        x, y = self.x0 + col * self.cell_px, self.y0 + row * self.cell_px
+        return x, y, x + self.cell_px, y + self.cell_px
 
     @property
     def size(self) -> tuple[int, int]:
@@ -78,10 +80,10 @@ def draw_tile(image: np.ndarray, rect: Rect, ch: str) -> None:
 def _draw_labels(image: np.ndarray, grid: UniformGrid) -> None:
     """0-based row and column numbers, matching the coordinates every command prints."""
     for c in range(grid.cols):
-        x, _, w, _ = grid.cell_rect(0, c)
+        x, _, w, _ = cell_box(grid, 0, c)
         put_centred_text(image, (x, 0, w, grid.y0), str(c), TEXT_DARK, max_scale=0.4)
     for r in range(grid.rows):
-        _, y, _, h = grid.cell_rect(r, 0)
+        _, y, _, h = cell_box(grid, r, 0)
         put_centred_text(image, (0, y, grid.x0, h), str(r), TEXT_DARK, max_scale=0.4)
 
 
@@ -101,10 +103,9 @@ def render_board(
     width, height = grid.size
     image = np.full((height, width, 3), 245, dtype=np.uint8)
     for r, c in board.coords():
-        draw_tile(image, grid.cell_rect(r, c), board[r, c])
+        draw_tile(image, cell_box(grid, r, c), board[r, c])
     if margin:
         _draw_labels(image, grid)
-    shown_mines = [rc for rc in board.coords() if board[rc] in (FLAG, MINE, EXPLODED)]
     return paint_analysis(
-        image, grid, probabilities, move=move, safe=safe, mines=mines, alpha=BOARD_HEAT_ALPHA, skip=shown_mines
+        image, grid, probabilities, move=move, safe=safe, mines=mines, alpha=BOARD_HEAT_ALPHA, skip=shown_mines(board)
     )

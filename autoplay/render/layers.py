@@ -12,6 +12,7 @@ from typing import Any, Iterable, Protocol, Sequence
 
 import numpy as np
 
+from autoplay.board.model import EXPLODED, FLAG, MINE, Board
 from autoplay.render.cells import (
     Rect,
     blend_rect,
@@ -23,17 +24,28 @@ from autoplay.render.cells import (
 from autoplay.render.palette import TEXT_DARK, TEXT_LIGHT, heat_colour, percent_label
 
 Coord = tuple[int, int]
+#: Cell characters that already show a mine.
+KNOWN_MINE_CHARS = frozenset(FLAG + MINE + EXPLODED)
 #: rows x cols of mine probabilities; None (or NaN in an array) where the solver gives none.
 Probabilities = Sequence[Sequence[float | None]] | np.ndarray
 
 
 class CellGeometry(Protocol):
-    """Where each cell sits in the picture; vision's ``Grid`` and :class:`UniformGrid` both qualify."""
+    """Where each cell sits in the picture; vision's ``Grid`` and :class:`UniformGrid` both qualify.
+
+    ``cell_rect`` returns corners ``(x0, y0, x1, y1)`` with x1/y1 exclusive, as vision does.
+    """
 
     rows: int
     cols: int
 
-    def cell_rect(self, row: int, col: int) -> Rect: ...
+    def cell_rect(self, row: int, col: int) -> tuple[int, int, int, int]: ...
+
+
+def cell_box(geometry: CellGeometry, row: int, col: int) -> Rect:
+    """The cell as ``(x, y, w, h)``, the form the drawing primitives take."""
+    x0, y0, x1, y1 = geometry.cell_rect(row, col)
+    return x0, y0, x1 - x0, y1 - y0
 
 
 @dataclass(frozen=True)
@@ -60,6 +72,11 @@ def as_move_mark(move: Any) -> MoveMark | None:
     if isinstance(move, (tuple, list)) and len(move) in (2, 3):
         return MoveMark(int(move[0]), int(move[1]), str(move[2]) if len(move) == 3 else "reveal")
     raise TypeError(f"cannot mark {move!r} as a move: need .row/.col, a dict or a (row, col) tuple")
+
+
+def shown_mines(board: Board) -> list[Coord]:
+    """Cells whose own picture already says 'mine' (flag, shown or exploded mine): heat there only hides it."""
+    return [board.at(i) for i, ch in enumerate(board.cells) if ch in KNOWN_MINE_CHARS]
 
 
 def probability_at(probabilities: Probabilities | None, row: int, col: int) -> float | None:
@@ -106,21 +123,21 @@ def paint_analysis(
             p = probability_at(probabilities, r, c)
             if p is None or (r, c) in skip_set:
                 continue
-            rect = geometry.cell_rect(r, c)
+            rect = cell_box(geometry, r, c)
             blend_rect(image, rect, heat_colour(p), alpha)
             if (r, c) not in safe_set and (r, c) not in mine_set:
                 text_colour = TEXT_LIGHT if p > 0.8 else TEXT_DARK
                 label = percent_label(p)
                 # the % sign keeps "8" (percent) from reading as a tile's 8; dropped only when it cannot fit
-                if not put_centred_text(image, rect, label + "%", text_colour, max_scale=0.4):
-                    put_centred_text(image, rect, label, text_colour, max_scale=0.4)
+                if not put_centred_text(image, rect, label + "%", text_colour, max_scale=0.55):
+                    put_centred_text(image, rect, label, text_colour, max_scale=0.55)
     for r, c in safe_set:
-        draw_safe_mark(image, geometry.cell_rect(r, c))
+        draw_safe_mark(image, cell_box(geometry, r, c))
     for r, c in mine_set:
-        draw_mine_mark(image, geometry.cell_rect(r, c))
+        draw_mine_mark(image, cell_box(geometry, r, c))
     mark = as_move_mark(move)
     if mark is not None:
         if not (0 <= mark.row < rows and 0 <= mark.col < cols):
             raise ValueError(f"move ({mark.row},{mark.col}) is outside the {rows}x{cols} grid")
-        draw_move_ring(image, geometry.cell_rect(mark.row, mark.col), mark.action)
+        draw_move_ring(image, cell_box(geometry, mark.row, mark.col), mark.action)
     return image

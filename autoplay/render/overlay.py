@@ -7,7 +7,8 @@ from typing import Any, Iterable
 import cv2
 import numpy as np
 
-from autoplay.render.layers import CellGeometry, Coord, Probabilities, paint_analysis
+from autoplay.board.model import Board
+from autoplay.render.layers import CellGeometry, Coord, Probabilities, paint_analysis, shown_mines
 from autoplay.render.palette import GRID_LINE, MOVE_REVEAL, TEXT_DARK, TEXT_LIGHT
 
 #: Light enough that digits and flags of the real tiles remain readable under the tint.
@@ -32,11 +33,11 @@ def draw_grid_lines(image: np.ndarray, geometry: CellGeometry) -> None:
     """Outline every cell as vision located it, so a misplaced grid is obvious at a glance."""
     for r in range(geometry.rows):
         for c in range(geometry.cols):
-            x, y, w, h = geometry.cell_rect(r, c)
-            cv2.rectangle(image, (x, y), (x + w - 1, y + h - 1), GRID_LINE, 1)
-    x0, y0, _, _ = geometry.cell_rect(0, 0)
-    x1, y1, w1, h1 = geometry.cell_rect(geometry.rows - 1, geometry.cols - 1)
-    cv2.rectangle(image, (x0 - 1, y0 - 1), (x1 + w1, y1 + h1), MOVE_REVEAL, 1)
+            x0, y0, x1, y1 = geometry.cell_rect(r, c)
+            cv2.rectangle(image, (x0, y0), (x1 - 1, y1 - 1), GRID_LINE, 1)
+    left, top, _, _ = geometry.cell_rect(0, 0)
+    _, _, right, bottom = geometry.cell_rect(geometry.rows - 1, geometry.cols - 1)
+    cv2.rectangle(image, (left - 1, top - 1), (right, bottom), MOVE_REVEAL, 1)
 
 
 def annotate_frame(
@@ -46,15 +47,22 @@ def annotate_frame(
     move: Any = None,
     safe: Iterable[Coord] = (),
     mines: Iterable[Coord] = (),
+    *,
+    board: Board | None = None,
 ) -> np.ndarray:
     """A copy of the screenshot with the grid, the heat map, certain cells and the chosen move.
 
     Same size as the input so the annotated frame lines up with the original
     pixel for pixel; use :func:`add_caption` for a line of text underneath.
+    Given the decoded ``board``, flags and shown mines stay untinted: the
+    solver's 100% there says nothing the tile does not, and would hide it.
     """
     out = as_bgr(image_bgr)
     draw_grid_lines(out, grid)
-    return paint_analysis(out, grid, probabilities, move=move, safe=safe, mines=mines, alpha=FRAME_HEAT_ALPHA)
+    skip = shown_mines(board) if board is not None else ()
+    return paint_analysis(
+        out, grid, probabilities, move=move, safe=safe, mines=mines, alpha=FRAME_HEAT_ALPHA, skip=skip
+    )
 
 
 def add_caption(image: np.ndarray, lines: str | list[str]) -> np.ndarray:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 BGR = tuple[int, int, int]
 
-#: Heat map anchors from certainly safe to certainly a mine; yellow in the middle
-#: keeps the coin flips (around 50%) visibly different from both ends.
+#: Heat map anchors over the square root of the probability (see :func:`heat_colour`),
+#: from certainly safe to certainly a mine; yellow marks a 25% risk.
 _HEAT_STOPS: tuple[tuple[float, BGR], ...] = (
     (0.0, (60, 190, 40)),     # green
     (0.5, (0, 215, 255)),     # yellow
@@ -40,8 +40,12 @@ EXPLODED_TILE: BGR = (60, 60, 230)
 
 
 def heat_colour(probability: float) -> BGR:
-    """Colour for a mine probability in [0, 1]: green (safe) through yellow to red (mine)."""
-    p = min(1.0, max(0.0, float(probability)))
+    """Colour for a mine probability in [0, 1]: green (safe) through yellow (25%) to red (mine).
+
+    The square root spreads the low range, where real decisions are made: a
+    5% and a 20% cell must not look alike, while 70% and 90% both just mean "no".
+    """
+    p = min(1.0, max(0.0, float(probability))) ** 0.5
     for (p0, c0), (p1, c1) in zip(_HEAT_STOPS, _HEAT_STOPS[1:]):
         if p <= p1:
             t = (p - p0) / (p1 - p0)

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from autoplay.board.model import DIGITS, EXPLODED, FLAG, MINE, Board
-from autoplay.render.layers import Probabilities, as_move_mark, check_shape, probability_at
+from autoplay.board.model import DIGITS, FLAG, Board
+from autoplay.render.layers import KNOWN_MINE_CHARS, Probabilities, as_move_mark, check_shape, probability_at
 from autoplay.render.palette import BGR, NUMBER_COLOURS, heat_colour, percent_label
 
 _RESET = "\x1b[0m"
-#: Cells whose picture already says "mine"; a 100 there would only hide it.
-KNOWN_MINE_CHARS = frozenset(FLAG + MINE + EXPLODED)
 
 
 def _fg(colour: BGR) -> str:

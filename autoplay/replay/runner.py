@@ -19,7 +19,7 @@ from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.errors import AutoplayError
 from autoplay.replay.decide import decide_move
-from autoplay.replay.recording import RecordedDecision
+from autoplay.replay.recording import RecordedDecision, RecordingFormatError
 from autoplay.replay.sources import FrameSource
 
 #: Frame states after which there is nothing to decide (as vision reports them).
@@ -59,7 +59,13 @@ class VisionDecoder:
     def decode(self, image: np.ndarray, grid_hint: dict[str, Any] | None) -> Any:
         from autoplay.vision import Grid, decode_frame
 
-        return decode_frame(image, self.skin, grid=Grid.from_dict(grid_hint) if grid_hint else None)
+        grid = None
+        if grid_hint:
+            try:
+                grid = Grid.from_dict(grid_hint)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise RecordingFormatError(f"recorded grid is malformed: {exc}") from None
+        return decode_frame(image, self.skin, grid=grid)
 
 
 @dataclass
@@ -93,7 +99,7 @@ class FrameOutcome:
 
 
 def describe_moves(decision: Any, limit: int = 4) -> str:
-    """'reveal (3,4) 12.5% guess' style summary used on the terminal and in image captions."""
+    """'reveal (3,4) [guess, mine 12.5%]' style summary used on the terminal and in image captions."""
     if decision is None or not decision.moves:
         return "-"
     shown = ", ".join(f"{m.action} ({m.row},{m.col})" for m in decision.moves[:limit])
@@ -133,6 +139,21 @@ def _move_keys(keys: set[tuple[str, int, int]]) -> str:
     return ", ".join(f"{a} ({r},{c})" for a, r, c in ordered) or "nothing"
 
 
+def finished(decoded: Any, board: Board, rules: Rules) -> bool:
+    """Nothing to decide: the game shows won or lost, or no cell is left to open.
+
+    When the mine count came from outside the picture, vision judged the state
+    without it (and cannot see a reveal-rule win); judge again, as the live
+    player does after filling in the count.
+    """
+    state = decoded.state
+    if board.mines is not None and decoded.board.mines is None:
+        from autoplay.vision.state import game_state
+
+        state = game_state(board, rules)
+    return state in FINISHED_STATES or board.is_lost or not board.unknown_cells()
+
+
 class Replayer:
     """Runs frames through decode -> solver -> annotation; one instance per replay run."""
 
@@ -168,18 +189,18 @@ class Replayer:
             outcome.board = board
             if recorded is not None:
                 outcome.problems += board_differences(recorded.board, board)
-            if decoded.state in FINISHED_STATES or board.is_lost or not board.unknown_cells():
+            if finished(decoded, board, self.rules):
                 outcome.status = "over"
-                probabilities = None
+                analysis = None
             else:
                 outcome.decision = decide_move(board, board.mines, self.rules, self.time_limit)
                 if recorded is not None:
                     outcome.problems += decision_differences(recorded, outcome.decision)
-                probabilities = self._analysis(board, outcome.decision)
+                analysis = self._analysis(board, outcome.decision)
             if outcome.problems:
                 outcome.status = "mismatch"
             if self.out_dir is not None:
-                outcome.annotated = self._annotate(image, decoded.grid, outcome, probabilities)
+                outcome.annotated = self._annotate(image, decoded.grid, outcome, analysis)
         except AutoplayError as exc:
             outcome.status = "failed"
             outcome.problems.append(str(exc))
@@ -203,7 +224,7 @@ class Replayer:
         probabilities = analysis.probabilities if analysis is not None else None
         safe = analysis.safe if analysis is not None else ()
         mines = analysis.mines if analysis is not None else ()
-        picture = annotate_frame(image, grid, probabilities, move, safe, mines)
+        picture = annotate_frame(image, grid, probabilities, move, safe, mines, board=outcome.board)
         lines = [f"{outcome.name}: {outcome.move_text}" if decision else f"{outcome.name}: game over"]
         if decision is not None:
             lines.append(decision.reason)

@@ -113,8 +113,8 @@ class Tally:
     def approximate(self) -> bool:
         return bool(self.estimated)
 
-    def has_safe_cell(self) -> bool:
-        return any(num == 0 for _cells, num, _den in self.shares)
+    def safe_cell_count(self) -> int:
+        return sum(len(cells) for cells, num, _den in self.shares if num == 0)
 
     def lowest_probability(self) -> float:
         risks = [num / den for _cells, num, den in self.shares]

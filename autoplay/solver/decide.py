@@ -76,6 +76,8 @@ def choose_move(
         move = first_move(board.rows, board.cols, rules)
         return Decision([move], rules.first_click == "none", None, f"first move: rule {rules.first_click!r}")
     pos = read_position(board)
+    if not pos.unknown:
+        return Decision([], False, None, "nothing to do: no unknown cells left")
     found = cheap_deductions(pos, None if mines is None else mines - len(pos.known_mines))
     if found:
         return Decision(_certain_moves(pos, found.safe, found.mines), False, None, f"certain: {found.rule}")

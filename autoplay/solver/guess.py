@@ -14,8 +14,9 @@ The policy, in the order it is applied:
    could show, the engine re-counts the position, giving the exact chance of
    that number and the best safety available afterwards (1 when the number
    makes some cell certain).  The score is the chance of surviving this guess
-   *and* the best next move; ties go to the chance of making progress, then
-   to plain safety.
+   *and* the best next move, plus a small bonus (``PROGRESS_BONUS``) times
+   the chance of making progress; ties go to the expected number of cells
+   made certainly safe, then to plain safety.
 
 Scoring stops at the deadline and the best candidate scored so far wins; the
 safest cell is always scored first, so a timeout degrades to "lowest
@@ -38,8 +39,13 @@ from autoplay.solver.position import Position, with_reveal
 WINDOW = 0.9
 MAX_CANDIDATES = 8
 MAX_OFF_FRONTIER = 3
+#: Weight of "this guess makes some cell certain" on top of the two-move survival chance: progress
+#: keeps paying after the next move, which the two-move horizon does not see.
+PROGRESS_BONUS = 0.1
 #: Share of the remaining time the endgame search may use before the heuristic takes over.
 ENDGAME_SHARE = 0.6
+#: Skip the search when listing the layouts would walk more frontier assignments than this.
+FRONTIER_WALK_LIMIT = 50 * MAX_LAYOUTS
 
 
 @dataclass
@@ -50,9 +56,11 @@ class Scored:
     safety: float
     survive_two: float = -1.0
     progress: float = -1.0
+    expected_safe: float = -1.0
 
     def key(self) -> tuple[float, float, float]:
-        return (round(self.survive_two, 9), round(self.progress, 9), self.safety)
+        score = self.survive_two + PROGRESS_BONUS * self.progress
+        return (round(score, 9), round(self.expected_safe, 9), self.safety)
 
 
 def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[int, float, str]:
@@ -64,7 +72,7 @@ def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[
     if pair is not None:
         return pair, risk[pair], "guess: unavoidable 50/50"
     if analysis.mode == "global" and not analysis.approximate and 1 < analysis.solutions <= MAX_LAYOUTS:
-        found = _endgame(pos, mines, deadline)
+        found = _endgame(analysis, mines, deadline)
         if found is not None:
             index, win = found
             return index, risk[index], f"guess: endgame search, win chance {win:.3f}"
@@ -92,9 +100,15 @@ def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[
     )
 
 
-def _endgame(pos: Position, mines: int | None, deadline: float) -> tuple[int, float] | None:
+def _endgame(analysis: Analysis, mines: int | None, deadline: float) -> tuple[int, float] | None:
     """Best cell by exhaustive search, or None when the layouts are too many or time runs short."""
-    if mines is None:
+    pos = analysis.position
+    assert pos is not None
+    # listing walks every frontier assignment, even those the mine count rules out: bound that walk too
+    frontier_assignments = 1
+    for comp in analysis.components:
+        frontier_assignments *= sum(comp.mine_counts.values())
+    if mines is None or frontier_assignments > FRONTIER_WALK_LIMIT:
         return None
     now = time.perf_counter()
     layouts = list_layouts(pos, mines)
@@ -170,6 +184,7 @@ def _look_ahead(
     hidden = sum(1 for j in nbrs if j in unknown)
     survive_two = Fraction(0)
     progress = Fraction(0)
+    expected_safe = Fraction(0)
     for value in range(base, base + hidden + 1):
         if time.perf_counter() > deadline:
             return None
@@ -180,9 +195,11 @@ def _look_ahead(
         if after.approximate:
             return None
         chance = Fraction(after.solutions, analysis.solutions)
-        if after.has_safe_cell():
+        opened = after.safe_cell_count()
+        if opened:
             survive_two += chance
             progress += chance
+            expected_safe += chance * opened
         else:
             survive_two += chance * Fraction(1 - after.lowest_probability())
-    return Scored(index, 1.0 - p_mine, float(survive_two), float(progress))
+    return Scored(index, 1.0 - p_mine, float(survive_two), float(progress), float(expected_safe))

@@ -21,8 +21,8 @@ def probabilities_for(board: Board, value: float = 0.3) -> list[list[float | Non
 
 
 def cell_patch(image: np.ndarray, grid: UniformGrid, row: int, col: int) -> np.ndarray:
-    x, y, w, h = grid.cell_rect(row, col)
-    return image[y : y + h, x : x + w]
+    x0, y0, x1, y1 = grid.cell_rect(row, col)
+    return image[y0:y1, x0:x1]
 
 
 def test_render_board_size_includes_label_margin():
@@ -38,10 +38,8 @@ def test_render_board_marks_the_move_cell_and_nothing_far_away():
     marked = render_board(BOARD, probs, move=(3, 0), cell_px=28)
     grid = UniformGrid(BOARD.rows, BOARD.cols, 28, 28, 28)
     changed = np.any(plain != marked, axis=2)
-    x, y, w, h = grid.cell_rect(3, 0)
-    assert changed[y : y + h, x : x + w].mean() > 0.2
-    fx, fy, fw, fh = grid.cell_rect(0, 3)
-    assert not changed[fy : fy + fh, fx : fx + fw].any()
+    assert cell_patch(changed, grid, 3, 0).mean() > 0.2
+    assert not cell_patch(changed, grid, 0, 3).any()
 
 
 def test_heat_map_paints_safe_cells_green_and_likely_mines_red():
@@ -67,10 +65,8 @@ def test_annotate_frame_keeps_size_accepts_bgra_and_marks_move():
     with_move = annotate_frame(shot, grid, probs, move=(1, 0), safe=[(0, 0)], mines=[(0, 1)])
     assert without.shape == with_move.shape == (200, 260, 3)
     diff = np.any(without != with_move, axis=2)
-    x, y, w, h = grid.cell_rect(1, 0)
-    assert diff[y : y + h, x : x + w].mean() > 0.2
-    x, y, w, h = grid.cell_rect(3, 3)
-    assert not diff[y : y + h, x : x + w].any()
+    assert cell_patch(diff, grid, 1, 0).mean() > 0.2
+    assert not cell_patch(diff, grid, 3, 3).any()
     assert np.array_equal(shot[:, :, :3][0:10, 0:10], without[0:10, 0:10])  # outside the grid: untouched
     assert shot.shape == (200, 260, 4)  # the caller's image is not modified
 

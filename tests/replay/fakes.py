@@ -55,7 +55,7 @@ class TextDecoder:
 
 def write_frame(folder: Path, name: str, board_text: str | None) -> Path:
     """A frame picture and, unless None, the board text the fake decoder will 'read' from it."""
-    board = Board.from_text(board_text or ". .\n".replace(" ", ""))
+    board = Board.from_text(board_text or "..\n")  # any picture will do for a frame vision cannot read
     path = save_png(folder / f"{name}.png", render_board(board, cell_px=CELL_PX))
     if board_text is not None:
         (folder / f"{name}.txt").write_text(board_text)

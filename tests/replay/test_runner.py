@@ -70,3 +70,13 @@ def test_recording_decisions_are_reproduced_and_mismatches_named(tmp_path):
     assert outcomes[1].problems == ["decision differs: recorded reveal (3,4); replayed reveal (2,3), reveal (3,2)"]
     assert outcomes[2].problems == ["board differs from the recording (recorded->decoded): (2,2) '2'->'1'"]
     assert all(o.annotated is None for o in outcomes)  # no output folder, no pictures
+
+
+def test_a_mine_count_from_outside_the_picture_lets_replay_see_a_win(tmp_path):
+    frames = tmp_path / "shots"
+    write_frame(frames, "won", "1.\n11\n")  # no mines= header: vision could not tell the count
+    source = collect_frames(frames).frames
+    (unknown_count,) = Replayer(TextDecoder(), None).run(source)
+    assert unknown_count.status == "ok" and unknown_count.move_text == "flag (0,1) [certain]"
+    (known_count,) = Replayer(TextDecoder(), None, mines=1).run(source)
+    assert known_count.status == "over" and known_count.decision is None

@@ -1,0 +1,90 @@
+"""Writing a skin to disk: ``calibration/NAME.toml`` and ``templates/NAME/*.png``."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from autoplay.board.rules import Rules
+from autoplay.calibrate.toml_writer import dumps
+from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE
+
+#: File-name stems for cell characters that cannot appear in file names comfortably.
+LABEL_SLUGS = {".": "hidden", "F": "flag", "?": "question", "*": "mine", "X": "exploded",
+               **{d: f"n{d}" for d in "012345678"}}
+
+
+#: How the decoder tells the game's state unless a skin says otherwise: from the cells themselves.
+BOARD_STATE = {
+    "lost": "a mine shows on the board (autoplay.vision.state)",
+    "won": "the win rule holds for the mine count (from [mines] or the caller)",
+}
+
+
+@dataclass
+class SkinSettings:
+    """What a user tells calibration about the game beyond its pictures."""
+
+    rules: Rules = field(default_factory=Rules)
+    window: dict[str, str] = field(default_factory=dict)
+    new_game: dict[str, str] = field(default_factory=dict)
+    state: dict[str, str] = field(default_factory=dict)
+    mines: dict[str, int] = field(default_factory=dict)  # "ROWSxCOLS" -> total mines
+    patch_size: int = DEFAULT_SIZE
+    inset: float = DEFAULT_INSET
+
+
+def write_skin(root: Path, name: str, templates: dict[str, tuple[str, np.ndarray]], settings: SkinSettings,
+               max_distance: float, min_confidence: float, label_max_distance: dict[str, float],
+               pitches: list[tuple[float, float]], notes: str = "") -> Path:
+    """Replace skin ``name`` under ``root`` with ``templates`` (stem -> (label, cell image)); return the TOML path.
+
+    ``pitches`` are the cell sizes seen during calibration; the skin accepts
+    half the smallest to twice the largest, since many games scale with the window.
+    """
+    template_dir = root / "templates" / name
+    if template_dir.exists():
+        shutil.rmtree(template_dir)
+    template_dir.mkdir(parents=True)
+    for stem, (_, crop) in templates.items():
+        cv2.imwrite(str(template_dir / f"{stem}.png"), crop)
+    small, large = min(min(p) for p in pitches), max(max(p) for p in pitches)
+    data = {
+        "name": name,
+        "rules": {"first_click": settings.rules.first_click, "win": settings.rules.win},
+        "match": {
+            "max_distance": float(max_distance),
+            "min_confidence": float(min_confidence),
+            "patch_size": settings.patch_size,
+            "inset": settings.inset,
+        },
+        "label_max_distance": dict(sorted(label_max_distance.items())),
+        "geometry": {"pitch_range": [round(small * 0.5, 1), round(large * 2.0, 1)]},
+        "window": dict(settings.window),
+        "new_game": dict(settings.new_game),
+        "state": dict(settings.state) or dict(BOARD_STATE),
+        "mines": dict(settings.mines),
+        "labels": {stem: label for stem, (label, _) in templates.items()},
+    }
+    path = root / "calibration" / f"{name}.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = f"Skin {name!r}, written by 'autoplay calibrate'.\n[labels] maps each templates/{name}/STEM.png to its cell character; fix wrong ones here."
+    if notes:
+        header += "\n" + notes
+    path.write_text(dumps(data, header=header), encoding="utf-8")
+    return path
+
+
+def numbered_stems(labels: list[str]) -> list[str]:
+    """``hidden-00``, ``hidden-01``, ``n3-00`` ...: readable names in the order given."""
+    seen: dict[str, int] = {}
+    stems = []
+    for label in labels:
+        slug = LABEL_SLUGS[label]
+        stems.append(f"{slug}-{seen.get(slug, 0):02d}")
+        seen[slug] = seen.get(slug, 0) + 1
+    return stems

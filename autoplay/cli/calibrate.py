@@ -1,0 +1,88 @@
+"""``autoplay calibrate``: teach autoplay a new skin from screenshots."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "calibrate",
+        help="make a skin (templates + thresholds) from screenshots of a game",
+        description="Supervised: give label boards (--labels, text format) for the first images; templates for "
+        "every character they show are cut, thresholds are set from the measured margins between labels, and "
+        "any further images are decoded as a check. Unsupervised (no --labels): the tiles of all images are "
+        "clustered, labels are proposed (a fresh board names the hidden tile, a lost board's mines name the "
+        "numbers) and a contact sheet PNG shows each template with its proposal; correct [labels] in the TOML.",
+        epilog="example: autoplay calibrate shot1.png shot2.png --labels shot1.txt --name mygame --first-click zero",
+    )
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="screenshots of the game (window grabs or desktops)")
+    p.add_argument("--labels", action="append", default=[], metavar="BOARD.txt",
+                   help="true board of the Nth image (repeat for more images)")
+    p.add_argument("--name", required=True, help="skin name: writes calibration/NAME.toml and templates/NAME/")
+    p.add_argument("--out-root", help="directory that holds calibration/ and templates/ (default: autoplay home)")
+    p.add_argument("--first-click", choices=["safe", "zero", "none"], default="safe",
+                   help="what the game guarantees about the first click (default: safe)")
+    p.add_argument("--win", choices=["reveal", "flag-all"], default="reveal", help="the game's win rule")
+    p.add_argument("--mines", action="append", default=[], metavar="ROWSxCOLS=N",
+                   help="total mines of a board size the game fixes, e.g. 16x30=99 (repeatable)")
+    p.add_argument("--window-class", help="WM_CLASS of the game's window, for finding it on screen")
+    p.add_argument("--window-title", help="title of the game's window")
+    p.add_argument("--new-game-key", help="key that starts a new game, e.g. ctrl+r")
+    p.add_argument("--new-game-click", help="what to click for a new game, e.g. face")
+    p.set_defaults(func=run)
+
+
+def _settings(args: argparse.Namespace):
+    from autoplay.board.rules import Rules
+    from autoplay.calibrate.skin_writer import SkinSettings
+    from autoplay.errors import AutoplayError
+
+    mines = {}
+    for item in args.mines:
+        size, _, count = item.partition("=")
+        rows, _, cols = size.lower().partition("x")
+        if not (rows.isdigit() and cols.isdigit() and count.isdigit()):
+            raise AutoplayError(f"--mines {item!r}: expected ROWSxCOLS=N, e.g. 16x30=99")
+        mines[f"{int(rows)}x{int(cols)}"] = int(count)
+    window = {k: v for k, v in (("wm_class", args.window_class), ("title", args.window_title)) if v}
+    new_game = {k: v for k, v in (("key", args.new_game_key), ("click", args.new_game_click)) if v}
+    return SkinSettings(rules=Rules(args.first_click, args.win), window=window, new_game=new_game, mines=mines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from autoplay.board.textformat import read_board
+    from autoplay.calibrate.supervised import calibrate_supervised
+    from autoplay.calibrate.unsupervised import calibrate_unsupervised
+    from autoplay.errors import AutoplayError
+    from autoplay.vision import decode_frame, load_skin, read_image
+    from autoplay.vision.skin import autoplay_home
+
+    if len(args.labels) > len(args.images):
+        raise AutoplayError(f"{len(args.labels)} --labels for {len(args.images)} images")
+    root = Path(args.out_root) if args.out_root else autoplay_home()
+    settings = _settings(args)
+    images = [read_image(p) for p in args.images]
+    if not args.labels:
+        result = calibrate_unsupervised(images, args.name, root, settings)
+        unnamed = sum(1 for label in result.proposed.values() if label == "unnamed")
+        print(f"wrote {result.path} with {len(result.proposed)} templates ({unnamed} unnamed)")
+        print(f"contact sheet: {result.contact_sheet} - check it and correct [labels] in the TOML")
+        return 0
+    boards = [read_board(p) for p in args.labels]
+    labelled = len(boards)
+    result = calibrate_supervised(images[:labelled], boards, args.name, root, settings)
+    m = result.margins
+    counts = ", ".join(f"{label!r}:{n}" for label, n in result.templates_per_label.items())
+    print(f"wrote {result.path}: templates {counts}")
+    print(f"margins: worst own-label distance {m.worst_own_distance:.3f}, closest other label "
+          f"{m.closest_other_distance:.3f}, worst confidence {m.worst_confidence:.2f} -> min_confidence "
+          f"{m.min_confidence}, max_distance per label {m.label_max_distance} (others {m.max_distance})")
+    skin = load_skin(args.name, root)
+    for path, image in zip(args.images[labelled:], images[labelled:]):
+        decoded = decode_frame(image, skin)
+        total = decoded.grid.rows * decoded.grid.cols
+        print(f"check {path}: {total - len(decoded.unreadable)}/{total} cells readable")
+    return 0

@@ -1,0 +1,105 @@
+"""``autoplay play``: play real games in a real window and report how it went."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "play",
+        help="play Minesweeper in a real window (reads the screen, clicks the safest move)",
+        description="Finds the game window, reads the board from the screen and plays N games in a row. "
+        "Every click is checked to lie on the located board; move the mouse, close or move the window, "
+        "or press Ctrl-C to stop.",
+    )
+    p.add_argument("--skin", required=True, help="skin name (calibration/NAME.toml), e.g. gnome-mines, xdemineur")
+    p.add_argument("--games", type=int, default=1, metavar="N", help="games to play in a row (default 1)")
+    p.add_argument("--record", metavar="DIR", help="save every frame and decision for 'autoplay replay'")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--dry-run", action="store_true", help="decode and print the next move without clicking")
+    p.add_argument("--window-class", help="WM_CLASS of the game window (default: from the skin)")
+    p.add_argument("--title", help="part of the game window's title (default: from the skin)")
+    p.add_argument("--display", help="X display to play on (default: $DISPLAY)")
+    p.add_argument("--mines", type=int, help="total mines, when the skin cannot tell from the board size")
+    p.add_argument("--time-limit", type=float, default=1.0, metavar="S", help="solver time per decision (default 1 s)")
+    p.add_argument("--settle", type=float, default=0.035, metavar="S",
+                   help="the board counts as redrawn once unchanged this long (default 0.035 s; gnome-mines draws "
+                   "a cascade over several 16 ms frames, xdemineur in one)")
+    p.add_argument("--wait-window", type=float, default=0.0, metavar="S",
+                   help="keep looking for the window this long (default: fail at once)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from autoplay.errors import AutoplayError
+    from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
+    from autoplay.play.player import Player, PlayerSettings
+    from autoplay.play.recorder import Recorder
+    from autoplay.play.session import SessionSummary, play_session
+    from autoplay.solver import choose_move
+    from autoplay.vision import load_skin
+
+    if args.games < 1:
+        raise AutoplayError("--games must be at least 1")
+    display = args.display or os.environ.get("DISPLAY")
+    skin = load_skin(args.skin)
+    wm_class = args.window_class or skin.window.get("wm_class") or (None if args.title else args.skin)
+    title = args.title or (None if args.window_class else skin.window.get("title"))
+    window, screen, mouse = connect(display, wm_class, title, timeout=args.wait_window)
+    recorder = None
+    if args.record:
+        recorder = Recorder(args.record, skin.name, skin.rules, display=display, mines=args.mines,
+                            time_limit=args.time_limit, window=list(window.rect))
+
+    def solve(board: Any) -> Any:
+        mines = board.mines if board.mines is not None else args.mines
+        return choose_move(board, mines, skin.rules, time_limit=args.time_limit)
+
+    def show_decision(info: dict[str, Any]) -> None:
+        moves = ", ".join(f"{m.action} ({m.row},{m.col}) p={m.probability:.3f}" for m in info["moves"])
+        print(f"next: {moves} [{info['reason']}]")
+
+    settings = PlayerSettings(settle_interval=args.settle, dry_run=args.dry_run)
+    player = Player(screen, mouse, vision_decoder(skin, args.mines), solve, settings, recorder,
+                    on_decision=show_decision if args.dry_run else None)
+    summary = SessionSummary()
+    try:
+        first_state = prepare(player, window)
+        start = new_game_starter(player, window, skin.new_game)
+        on_game = None if args.json or args.dry_run else _print_game
+        play_session(player, args.games, start, on_game=on_game, first_state=first_state, summary=summary)
+    finally:
+        data = summary.to_dict()
+        if recorder is not None:
+            recorder.close(**{k: v for k, v in data.items() if k != "per_game"})
+        window.close_connection()
+        if args.json:  # also when stopped early: the finished games still count
+            json.dump(data, sys.stdout, indent=2)
+            print(flush=True)
+    if not args.json and not args.dry_run:
+        _print_summary(data)
+    if args.record:
+        print(f"recording: {args.record}", file=sys.stderr)
+    return 0
+
+
+def _print_game(result: Any) -> None:
+    print(f"game {result.game}: {result.result} in {result.seconds:.2f} s, {result.moves} moves, "
+          f"{result.guesses} guesses", flush=True)
+
+
+def _print_summary(data: dict[str, Any]) -> None:
+    low, high = data["win_rate_ci95"]
+    rate = "n/a" if data["win_rate"] is None else f"{100 * data['win_rate']:.1f}%"
+    print(f"{data['games']} games: {data['wins']} won, {data['losses']} lost, win rate {rate} "
+          f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)")
+    print(f"{data['seconds_per_game']} s per game, {data['moves_per_second']} moves/s, {data['guesses']} guesses; "
+          f"clicks: {data['clicks_attempted']} attempted, {data['clicks_refused']} refused")
+    if data["ms_per_decision"]:
+        print("ms per decision: " + ", ".join(f"{k} {v}" for k, v in data["ms_per_decision"].items()))

@@ -1,0 +1,167 @@
+"""The single place that clicks: every click is checked against the board rectangle first.
+
+Safety rules kept here so no caller can bypass them:
+- a target outside the located board raises :class:`ClickRefused` and nothing is clicked;
+- pyautogui's fail-safe (pointer in a screen corner aborts) stays on;
+- if the pointer is not where we last put it, a human has taken over and we stop;
+- the pointer is parked off the board but inside the window, never at (0, 0),
+  which is the fail-safe corner and also where headless windows sit.
+Coordinates given to this module are captured-screen pixels; the ratio to
+pyautogui's coordinate space (HiDPI) is applied here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from autoplay.errors import ControlError
+
+Button = Literal["left", "right"]
+#: ``(left, top, width, height)`` in captured-screen pixels.
+Rect = tuple[int, int, int, int]
+
+
+class ClickRefused(ControlError):
+    """A click target outside the board: refused before anything happened."""
+
+
+class UserTookOver(ControlError):
+    """The pointer moved without us: the user wants the mouse back."""
+
+
+class MouseBackend(Protocol):
+    """The few pointer/keyboard primitives the bot needs, in the backend's own coordinates."""
+
+    def position(self) -> tuple[int, int]: ...
+    def move(self, x: int, y: int) -> None: ...
+    def click(self, x: int, y: int, button: Button) -> None: ...
+    def hotkey(self, *keys: str) -> None: ...
+    def size(self) -> tuple[int, int]: ...
+
+
+def inside(rect: Rect, x: float, y: float) -> bool:
+    left, top, width, height = rect
+    return left <= x < left + width and top <= y < top + height
+
+
+class PyAutoGuiBackend:
+    """pyautogui on a given X display, imported lazily because it reads DISPLAY at import time."""
+
+    def __init__(self, display: str | None) -> None:
+        if display:
+            current = os.environ.get("DISPLAY")
+            if "pyautogui" in sys.modules and current != display:
+                raise ControlError(f"pyautogui is already bound to display {current}; cannot drive {display}")
+            os.environ["DISPLAY"] = display
+        if not os.environ.get("DISPLAY"):
+            raise ControlError("no X display: set DISPLAY or pass --display")
+        try:
+            import pyautogui
+        except (ImportError, SystemExit, KeyError) as exc:
+            raise ControlError(f"pyautogui cannot start ({exc!r}); is python3-tk installed?") from None
+        pyautogui.FAILSAFE = True
+        pyautogui.PAUSE = 0  # we wait for the screen to settle instead of sleeping after every call
+        self._pg = pyautogui
+
+    def position(self) -> tuple[int, int]:
+        x, y = self._pg.position()
+        return int(x), int(y)
+
+    def move(self, x: int, y: int) -> None:
+        self._pg.moveTo(x, y, _pause=False)
+
+    def click(self, x: int, y: int, button: Button) -> None:
+        try:
+            self._pg.click(x, y, button=button, _pause=False)
+        except self._pg.FailSafeException:
+            raise UserTookOver("pyautogui fail-safe: pointer in a screen corner") from None
+
+    def hotkey(self, *keys: str) -> None:
+        self._pg.hotkey(*keys, _pause=False)
+
+    def size(self) -> tuple[int, int]:
+        w, h = self._pg.size()
+        return int(w), int(h)
+
+
+@dataclass
+class ClickStats:
+    attempted: int = 0
+    clicked: int = 0
+    refused: int = 0
+
+
+class Mouse:
+    """Guarded clicks on one board; ``scale`` maps captured pixels to backend coordinates."""
+
+    def __init__(self, backend: MouseBackend, scale: tuple[float, float] = (1.0, 1.0),
+                 watch_user: bool = True) -> None:
+        self.backend = backend
+        self.scale = scale
+        self.watch_user = watch_user
+        self.stats = ClickStats()
+        self._last: tuple[int, int] | None = None
+
+    @classmethod
+    def for_display(cls, display: str | None, captured_size: tuple[int, int]) -> "Mouse":
+        """A pyautogui mouse with the HiDPI ratio between the captured screen and pyautogui's screen."""
+        backend = PyAutoGuiBackend(display)
+        bw, bh = backend.size()
+        cw, ch = captured_size
+        return cls(backend, (bw / cw, bh / ch))
+
+    def _to_backend(self, x: float, y: float) -> tuple[int, int]:
+        return round(x * self.scale[0]), round(y * self.scale[1])
+
+    def _check_user(self) -> None:
+        if self.watch_user and self._last is not None and self.backend.position() != self._last:
+            raise UserTookOver(f"the mouse moved to {self.backend.position()} (user took over); stopping")
+
+    def click(self, x: float, y: float, button: Button, board: Rect) -> None:
+        """Click captured-screen pixel ``(x, y)`` only if it lies inside ``board``; the one click in the program."""
+        self.stats.attempted += 1
+        if not inside(board, x, y):
+            self.stats.refused += 1
+            raise ClickRefused(f"refused to click ({x:.0f}, {y:.0f}): outside the board {board}")
+        self._check_user()
+        bx, by = self._to_backend(x, y)
+        self.backend.click(bx, by, button)
+        self._last = (bx, by)
+        self.stats.clicked += 1
+
+    def park(self, window: Rect, board: Rect) -> None:
+        """Move the pointer inside the window but off the board (hover highlights tiles and would change the picture)."""
+        self._check_user()
+        spot = parking_spot(window, board)
+        if spot is None:
+            return
+        bx, by = self._to_backend(*spot)
+        self.backend.move(bx, by)
+        self._last = (bx, by)
+
+    def hotkey(self, *keys: str) -> None:
+        self._check_user()
+        self.backend.hotkey(*keys)
+
+    def forget_position(self) -> None:
+        """Call after a deliberate pause (e.g. a new window) so the next check starts fresh."""
+        self._last = None
+
+
+def parking_spot(window: Rect, board: Rect) -> tuple[int, int] | None:
+    """A pixel in ``window`` outside ``board`` and at least 2 px from the screen origin; None if there is none."""
+    wl, wt, ww, wh = window
+    bl, bt, bw, bh = board
+    candidates = [
+        (bl + bw // 2, bt + bh + 3),  # below the board
+        (bl + bw + 3, bt + bh // 2),  # right of it
+        (bl - 4, bt + bh // 2),  # left of it
+        (bl + bw // 2, bt - 4),  # above it
+    ]
+    for x, y in candidates:
+        if inside(window, x, y) and not inside(board, x, y) and (x > 1 or y > 1):
+            return x, y
+    return None

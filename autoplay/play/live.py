@@ -1,0 +1,142 @@
+"""Binding the loop to a real window: the screen, the mouse and the skin's way to start a new game.
+
+Starting a new game is data in the skin (``[new_game] key = "ctrl+r"`` or
+``click = "face"``); a face click is still a guarded click, aimed at and
+limited to the face button located on the current frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from autoplay.control.capture import grab, screen_size
+from autoplay.control.mouse import Mouse, Rect
+from autoplay.control.window import Window, find_window
+from autoplay.errors import ControlError
+from autoplay.play.player import FINISHED, Player, board_rect_on_screen, shown_state
+
+#: A face is the biggest clearly yellow blob above the board (xdemineur, Windows-style clones).
+_YELLOW_MIN = 180
+_BLUE_MAX = 100
+
+
+@dataclass
+class LiveScreen:
+    """A real window on a real (or virtual) X display."""
+
+    window: Window
+    display: str | None
+
+    def grab(self) -> np.ndarray:
+        return grab(self.window.rect, self.display)
+
+    def window_rect(self) -> Rect:
+        return self.window.rect
+
+    def check(self) -> None:
+        self.window.refresh()
+
+    def focus(self) -> None:
+        self.window.focus()
+
+
+def connect(display: str | None, wm_class: str | None, title: str | None,
+            timeout: float = 0.0) -> tuple[Window, LiveScreen, Mouse]:
+    """Find the game window and build the screen and the guarded mouse for it."""
+    if not (wm_class or title):
+        raise ControlError("the skin names no window; pass --window-class or --title")
+    window = find_window(display, wm_class, title, timeout=timeout)
+    mouse = Mouse.for_display(display, screen_size(display))
+    return window, LiveScreen(window, display), mouse
+
+
+def vision_decoder(skin: Any, mines: int | None) -> Callable[[np.ndarray, Any], Any]:
+    """``decode_frame`` for this skin, filling in the mine count when the skin cannot tell it from the size.
+
+    Without the count a win cannot be recognised (the cover count is compared
+    with it), so the count given by the user or the launcher is applied and the
+    game state recomputed from the same board.
+    """
+    from dataclasses import replace
+
+    from autoplay.vision import decode_frame
+    from autoplay.vision.state import game_state
+
+    def decode(frame: np.ndarray, grid: Any) -> Any:
+        decoded = decode_frame(frame, skin, grid)
+        if decoded.board.mines is None and mines is not None:
+            board = decoded.board.with_mines(mines)
+            decoded = replace(decoded, board=board, state=game_state(board, skin.rules, readable=decoded.readable))
+        return decoded
+
+    return decode
+
+
+def find_face(frame: np.ndarray, grid: Any) -> Rect | None:
+    """The face button's rectangle (window pixels) in the strip above the board, or None."""
+    top = int(grid.rect[1])
+    strip = frame[:top]
+    if strip.size == 0:
+        return None
+    yellow = (strip[:, :, 2] >= _YELLOW_MIN) & (strip[:, :, 1] >= _YELLOW_MIN) & (strip[:, :, 0] <= _BLUE_MAX)
+    ys, xs = np.nonzero(yellow)
+    if len(xs) < 20:
+        return None
+    return int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
+
+
+def new_game_starter(player: Player, window: Window, new_game: dict[str, str], attempts: int = 3):
+    """A function that starts the next game as the skin says and returns once a game in play is shown.
+
+    The action is repeated (at most ``attempts`` times) while the window still
+    shows the finished game: a key pressed while the game is still drawing its
+    end (gnome-mines flags the remaining mines after a win) can be lost, and
+    pressing it again on a fresh board does no harm.
+    """
+
+    def trigger(before: np.ndarray) -> None:
+        if "key" in new_game:
+            player.mouse.hotkey(*new_game["key"].lower().split("+"))
+        elif new_game.get("click") == "face":
+            face = find_face(before, player.grid)
+            if face is None:
+                raise ControlError("cannot find the face button to start a new game")
+            x, y, w, h = face
+            allowed = (window.x + x, window.y + y, w, h)
+            player.mouse.click(window.x + x + w / 2, window.y + y + h / 2, "left", allowed)
+            player.mouse.park(window.rect, board_rect_on_screen(player.grid, window.rect))
+        else:
+            raise ControlError(f"the skin does not say how to start a new game ({new_game or 'no [new_game]'})")
+
+    def start() -> None:
+        for _ in range(attempts):
+            window.focus()
+            before = player.screen.grab()
+            if player.grid is None:
+                player.read(before)
+            trigger(before)
+            settled, _ = player.settle(baseline=before, change_timeout=1.0)
+            if shown_state(player.read(settled.frame)) not in FINISHED:
+                return
+        raise ControlError(f"the game still shows the last game after {attempts} tries to start a new one")
+
+    return start
+
+
+def prepare(player: Player, window: Window) -> str:
+    """Focus the window, locate the board and move the pointer off it (hover highlights a tile).
+
+    Returns the state the window shows.
+    """
+    window.focus()
+    settled, _ = player.settle()
+    decoded = player.read(settled.frame)
+    if player.grid is not None and not player.settings.dry_run:
+        player.mouse.park(window.rect, board_rect_on_screen(player.grid, window.rect))
+        settled, _ = player.settle()
+        decoded = player.read(settled.frame)
+    return getattr(decoded, "state", "unknown")

@@ -1,0 +1,304 @@
+"""Playing one game: the capture → settle → decode → solve → click loop and its safety checks.
+
+Policy, and why:
+- All certain moves of one decision are clicked as a batch, then the screen is
+  captured once: re-reading after every click would cost a settle (~40-70 ms)
+  per cell instead of per batch.
+- Certain mines are always flagged, under either win rule.  A right click costs
+  ~1 ms plus a ~7 ms redraw, and in exchange the screen holds the whole state:
+  the loop keeps no hidden memory, a recorded frame replays to the same
+  decision, and xdemineur's flag-all win needs the flags anyway.
+- Every batch is verified on the next frame: a cell we revealed must no longer
+  be hidden, a cell we flagged must show a flag.  Cells that did not change are
+  clicked again (a dropped click), a bounded number of times.
+- A board the solver finds contradictory, or a frame the decoder cannot read,
+  is captured again after a longer settle before anything is clicked; only a
+  persistent failure stops the game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board
+from autoplay.control.capture import Roi, Settled, wait_settled
+from autoplay.control.mouse import Mouse
+from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
+from autoplay.play.recorder import Recorder
+
+#: Screen rectangle ``(left, top, width, height)``.
+Rect = tuple[int, int, int, int]
+FINISHED = ("won", "lost")
+
+
+class Screen(Protocol):
+    """The game window as the loop sees it: pixels plus where they are on the screen."""
+
+    def grab(self) -> np.ndarray: ...
+    def window_rect(self) -> Rect: ...
+    def check(self) -> None: ...
+    def focus(self) -> None: ...
+
+
+class Decoder(Protocol):
+    def __call__(self, frame: np.ndarray, grid: Any | None) -> Any: ...
+
+
+@dataclass
+class PlayerSettings:
+    """Tunables of the loop; the defaults suit gnome-mines and xdemineur on a shared 2-core machine."""
+
+    settle_interval: float = 0.035  # picture unchanged this long = redraw finished
+    settle_timeout: float = 3.0
+    change_timeout: float = 0.5  # how long a click may take to show any effect at all
+    late_redraw: float = 0.3  # extra wait for cells still missing before they are clicked again
+    click_retries: int = 2  # re-clicks of a cell whose click did not register
+    reread_limit: int = 4  # re-captures of an unreadable or contradictory board
+    max_decisions: int = 5000
+    dry_run: bool = False
+
+
+@dataclass
+class GameResult:
+    game: int
+    result: str  # "won" | "lost"
+    seconds: float
+    decisions: int = 0
+    moves: int = 0
+    clicks: int = 0
+    guesses: int = 0
+    retries: int = 0
+    rereads: int = 0
+    last_was_guess: bool = False  # a loss after a certain move means a misread (or a bug), never bad luck
+    timing: dict[str, float] = field(default_factory=dict)  # summed seconds per phase
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"result": self.result, "seconds": round(self.seconds, 4), "decisions": self.decisions,
+                "moves": self.moves, "clicks": self.clicks, "guesses": self.guesses, "retries": self.retries,
+                "rereads": self.rereads, "last_was_guess": self.last_was_guess,
+                "timing": {k: round(v, 6) for k, v in self.timing.items()}}
+
+
+class _Timed:
+    """Wraps the screen's grab to split the settle wait into capture time and idle time."""
+
+    def __init__(self, grab: Callable[[], np.ndarray]) -> None:
+        self._grab = grab
+        self.seconds = 0.0
+
+    def __call__(self) -> np.ndarray:
+        t = time.perf_counter()
+        try:
+            return self._grab()
+        finally:
+            self.seconds += time.perf_counter() - t
+
+
+def board_rect_on_screen(grid: Any, window: Rect) -> Rect:
+    """The grid's bounding box moved from window pixels to screen pixels, as ``(left, top, width, height)``."""
+    x0, y0, x1, y1 = grid.rect
+    return window[0] + x0, window[1] + y0, x1 - x0, y1 - y0
+
+
+def board_roi(grid: Any | None) -> Roi | None:
+    """Slice bounds of the board in the window frame: only the board decides whether a redraw has finished."""
+    if grid is None:
+        return None
+    x0, y0, x1, y1 = grid.rect
+    return y0, y1, x0, x1
+
+
+def shown_state(decoded: Any) -> str:
+    """The decoder's game state, except that a confidently read mine ends the game even when other cells
+
+    are unreadable: after a loss some games draw tiles (crossed-out wrong flags) a skin may not know.
+    """
+    state = getattr(decoded, "state", "playing")
+    if state in FINISHED or getattr(decoded, "readable", True):
+        return state
+    doubtful = set(map(tuple, getattr(decoded, "unreadable", [])))
+    board = decoded.board
+    for index, cell in enumerate(board.cells):
+        if cell in (MINE, EXPLODED) and divmod(index, board.cols) not in doubtful:
+            return "lost"
+    return state
+
+
+def unregistered(board: Board, expected: list[Any]) -> list[Any]:
+    """Moves whose effect is missing: a revealed cell still hidden, a flagged cell without a flag."""
+    missing = []
+    for move in expected:
+        cell = board.cells[move.row * board.cols + move.col]
+        if (move.action == "reveal" and cell == HIDDEN) or (move.action == "flag" and cell != FLAG):
+            missing.append(move)
+    return missing
+
+
+class Player:
+    """Plays games on one screen with one mouse; ``play_game`` returns when the game shows won or lost."""
+
+    def __init__(self, screen: Screen, mouse: Mouse, decode: Decoder, solve: Callable[[Board], Any],
+                 settings: PlayerSettings | None = None, recorder: Recorder | None = None,
+                 on_decision: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.screen = screen
+        self.mouse = mouse
+        self.decode = decode
+        self.solve = solve
+        self.settings = settings or PlayerSettings()
+        self.recorder = recorder
+        self.on_decision = on_decision
+        self.grid: Any | None = None
+
+    # -- screen ---------------------------------------------------------------
+    def settle(self, baseline: np.ndarray | None = None, patience: float = 1.0,
+               change_timeout: float | None = None) -> tuple[Settled, float]:
+        """Capture until the board stops changing; returns the frame and the seconds spent grabbing."""
+        timed = _Timed(self.screen.grab)
+        s = self.settings
+        if change_timeout is None:
+            change_timeout = s.change_timeout if baseline is not None else 0.0
+        settled = wait_settled(timed, s.settle_interval * patience, s.settle_timeout,
+                               baseline=baseline, change_timeout=change_timeout, roi=board_roi(self.grid))
+        return settled, timed.seconds
+
+    def read(self, frame: np.ndarray) -> Any:
+        decoded = self.decode(frame, self.grid)
+        if getattr(decoded, "grid", None) is not None:
+            self.grid = decoded.grid
+        return decoded
+
+    # -- acting ---------------------------------------------------------------
+    def click_moves(self, moves: list[Any]) -> int:
+        """Click a batch; each click goes through the single guarded click function."""
+        if self.settings.dry_run or not moves:
+            return 0
+        self.screen.check()
+        window = self.screen.window_rect()
+        board = board_rect_on_screen(self.grid, window)
+        for move in moves:
+            cx, cy = self.grid.cell_center(move.row, move.col)
+            button = "left" if move.action == "reveal" else "right"
+            self.mouse.click(window[0] + cx, window[1] + cy, button, board)
+        self.mouse.park(window, board)
+        return len(moves)
+
+    # -- one game -------------------------------------------------------------
+    def play_game(self, number: int = 1) -> GameResult:
+        started = time.perf_counter()
+        result = GameResult(number, "unknown", 0.0)
+        totals = result.timing
+        for key in ("capture", "settle", "decode", "solve", "click"):
+            totals[key] = 0.0
+        self.screen.check()
+        settled, grabbing = self.settle()
+        frame, settle_seconds = settled.frame, settled.waited
+        expected: list[Any] = []
+        waited_late = False
+        retries_left = self.settings.click_retries
+        rereads_left = self.settings.reread_limit
+
+        def reread(failure: Callable[[], Exception]) -> np.ndarray:
+            """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``."""
+            nonlocal rereads_left
+            rereads_left -= 1
+            result.rereads += 1
+            if rereads_left < 0:
+                raise failure()
+            self.screen.focus()  # gnome-mines hides its board while unfocused (paused)
+            again, _ = self.settle(patience=4.0)
+            return again.frame
+
+        while True:
+            if result.decisions >= self.settings.max_decisions:
+                raise ControlError(f"game {number} did not end after {result.decisions} decisions")
+            t0 = time.perf_counter()
+            decoded = self.read(frame)
+            t_decode = time.perf_counter() - t0
+            state = shown_state(decoded)
+            if state in FINISHED:
+                result.result = state
+                break
+            if not getattr(decoded, "readable", True) or self.grid is None:
+                frame = reread(lambda: self._unreadable(frame, decoded))
+                continue
+            board = decoded.board
+            if HIDDEN not in board.cells:
+                frame = reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
+                continue
+            missing = unregistered(board, expected)
+            if missing and not waited_late:
+                # Under load a game can show a click ~100 ms late, after a first partial redraw: wait for
+                # another change before clicking again (a second right click would take a late flag off).
+                waited_late = True
+                settled, grabbing = self.settle(baseline=frame, change_timeout=self.settings.late_redraw)
+                frame, settle_seconds = settled.frame, settled.waited
+                continue
+            if missing:
+                if retries_left <= 0:
+                    raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
+                retries_left -= 1
+                result.retries += 1
+                before = frame
+                self.click_moves(missing)
+                expected, waited_late = missing, False
+                settled, grabbing = self.settle(baseline=before, patience=2.0)
+                frame, settle_seconds = settled.frame, settled.waited
+                continue
+            t1 = time.perf_counter()
+            try:
+                decision = self.solve(board)
+            except ContradictionError as exc:
+                frame = reread(lambda: exc)
+                continue
+            t_solve = time.perf_counter() - t1
+            rereads_left = self.settings.reread_limit
+            retries_left = self.settings.click_retries
+            moves = list(decision.moves)
+            t2 = time.perf_counter()
+            clicks = self.click_moves(moves)
+            t_click = time.perf_counter() - t2
+            timing = {"capture": grabbing, "settle": max(settle_seconds - grabbing, 0.0), "decode": t_decode,
+                      "solve": t_solve, "click": t_click}
+            for key, value in timing.items():
+                totals[key] += value
+            result.decisions += 1
+            result.moves += len(moves)
+            result.clicks += clicks
+            result.guesses += int(bool(decision.guess))
+            result.last_was_guess = bool(decision.guess)
+            self._log(number, frame, decoded, decision, state, timing)
+            if self.settings.dry_run:
+                result.result = "dry-run"
+                break
+            before = frame
+            expected, waited_late = moves, False
+            settled, grabbing = self.settle(baseline=before)
+            frame, settle_seconds = settled.frame, settled.waited
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _unreadable(self, frame: np.ndarray, decoded: Any) -> UnreadableBoardError:
+        """The error to stop with if re-reading does not help; the frame is kept in the recording for calibration."""
+        cells = list(getattr(decoded, "unreadable", []))
+        shown = ", ".join(f"({r},{c})" for r, c in cells[:6]) + (" ..." if len(cells) > 6 else "")
+        saved = self.recorder.frame(frame, "unreadable") if self.recorder is not None else None
+        return UnreadableBoardError(f"cannot read the board: {len(cells)} unreadable cells {shown}".rstrip(),
+                                    debug_image=str(self.recorder.root / saved) if saved else None)
+
+    def _log(self, number: int, frame: np.ndarray, decoded: Any, decision: Any, state: str,
+             timing: dict[str, float]) -> None:
+        if self.recorder is None and self.on_decision is None:
+            return
+        grid = self.grid.to_dict() if hasattr(self.grid, "to_dict") else None
+        if self.recorder is not None:
+            name = self.recorder.frame(frame)
+            self.recorder.decision(number, name, decoded.board, grid, list(decision.moves), bool(decision.guess),
+                                   decision.reason, state, timing)
+        if self.on_decision is not None:
+            self.on_decision({"game": number, "moves": list(decision.moves), "guess": bool(decision.guess),
+                              "reason": decision.reason, "board": decoded.board})

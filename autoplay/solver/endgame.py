@@ -1,0 +1,161 @@
+"""Exhaustive game-tree search when few configurations of the mines remain.
+
+Late in a game the heuristic guess can be beaten by playing out every
+possibility: with the consistent layouts listed explicitly (as bitmasks over
+the unknown cells), the search reveals every cell that is safe in all of them
+for free, then tries each undetermined cell, splits the layouts by the number
+it would show, and recurses.  The value of a position is the exact chance of
+winning with best play.  Cells are tried safest first and a cell whose safety
+cannot beat the best value found is never expanded, which prunes most of the
+tree.  The deadline bounds the rest.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations
+
+from autoplay.board.model import neighbour_table
+from autoplay.solver.position import Position
+
+#: Search only when at most this many layouts remain (DavidNHill's bound is about 1000).
+MAX_LAYOUTS = 1000
+
+
+class SearchTimeout(Exception):
+    """The tree search ran out of time; the caller keeps its heuristic guess."""
+
+
+def list_layouts(pos: Position, mines: int, limit: int = MAX_LAYOUTS) -> list[int] | None:
+    """Every consistent mine layout as a bitmask over ``pos.unknown`` (bit k = k-th unknown cell).
+
+    Returns None when there are more than ``limit``.
+    """
+    bit = {j: k for k, j in enumerate(pos.unknown)}
+    left = mines - len(pos.known_mines)
+    on_frontier = {j for con in pos.constraints for j in con.unknowns}
+    frontier = sorted(on_frontier)
+    off = [bit[j] for j in pos.unknown if j not in on_frontier]
+    touching: dict[int, list[int]] = {j: [] for j in frontier}
+    for k, con in enumerate(pos.constraints):
+        for j in con.unknowns:
+            touching[j].append(k)
+    need = [con.mines for con in pos.constraints]
+    room = [len(con.unknowns) for con in pos.constraints]
+    out: list[int] = []
+
+    def place(i: int, mask: int, placed: int) -> None:
+        if len(out) > limit:
+            return
+        if i == len(frontier):
+            rest = left - placed
+            if 0 <= rest <= len(off):
+                for chosen in combinations(off, rest):
+                    extra = 0
+                    for b in chosen:
+                        extra |= 1 << b
+                    out.append(mask | extra)
+                    if len(out) > limit:
+                        return
+            return
+        j = frontier[i]
+        cons = touching[j]
+        for x in (0, 1):
+            ok = True
+            for k in cons:
+                room[k] -= 1
+                need[k] -= x
+                if need[k] < 0 or need[k] > room[k]:
+                    ok = False
+            if ok and placed + x <= left:
+                place(i + 1, mask | (x << bit[j]), placed + x)
+            for k in cons:
+                room[k] += 1
+                need[k] += x
+
+    place(0, 0, 0)
+    return out if len(out) <= limit else None
+
+
+class EndgameSearch:
+    """Best-play win probability over an explicit list of layouts."""
+
+    CHECK_EVERY = 64
+
+    def __init__(self, pos: Position, deadline: float):
+        self.cells = pos.unknown
+        n = len(self.cells)
+        bit = {j: k for k, j in enumerate(self.cells)}
+        nbrs = neighbour_table(pos.rows, pos.cols)
+        known = set(pos.known_mines)
+        # a cell's number = mines among its unknown neighbours (a bitmask) + known mines around it
+        self.around = [sum(1 << bit[i] for i in nbrs[j] if i in bit) for j in self.cells]
+        self.base = [sum(1 for i in nbrs[j] if i in known) for j in self.cells]
+        self.all_bits = (1 << n) - 1
+        self.deadline = deadline
+        self.memo: dict[tuple[tuple[int, ...], int], float] = {}
+        self.nodes = 0
+
+    def best_move(self, layouts: list[int]) -> tuple[int, float]:
+        """(flat index of the best cell to reveal, win probability with best play)."""
+        value, cell = self._value(tuple(sorted(layouts)), 0, root=True)
+        return self.cells[cell], value
+
+    def _value(self, layouts: tuple[int, ...], revealed: int, root: bool = False) -> tuple[float, int]:
+        if len(layouts) == 1 and not root:
+            return 1.0, -1
+        key = (layouts, revealed)
+        if not root and key in self.memo:
+            return self.memo[key], -1
+        self.nodes += 1
+        if self.nodes % self.CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+            raise SearchTimeout
+        union = 0
+        inter = self.all_bits
+        for s in layouts:
+            union |= s
+            inter &= s
+        undetermined = union & ~inter
+        free = self.all_bits & ~union & ~revealed  # safe in every layout and not yet revealed
+        if free and not root:
+            value = self._reveal_free(layouts, revealed, free)
+            self.memo[key] = value
+            return value, -1
+        if not undetermined:
+            return 1.0, -1
+        total = len(layouts)
+        mine_counts = []
+        k = 0
+        rest = undetermined
+        while rest:
+            if rest & 1:
+                b = 1 << k
+                mine_counts.append((sum(1 for s in layouts if s & b), k))
+            rest >>= 1
+            k += 1
+        mine_counts.sort()
+        best, best_cell = -1.0, mine_counts[0][1]
+        for mined, k in mine_counts:
+            safety = (total - mined) / total
+            if safety <= best:
+                break
+            parts: dict[int, list[int]] = {}
+            around = self.around[k]
+            b = 1 << k
+            for s in layouts:
+                if not s & b:
+                    parts.setdefault((s & around).bit_count(), []).append(s)
+            value = sum(len(p) * self._value(tuple(p), revealed | b)[0] for p in parts.values()) / total
+            if value > best:
+                best, best_cell = value, k
+        self.memo[key] = best
+        return best, best_cell
+
+    def _reveal_free(self, layouts: tuple[int, ...], revealed: int, free: int) -> float:
+        """Reveal every certainly-safe cell at once and average over what their numbers show."""
+        cells = [k for k in range(len(self.cells)) if free >> k & 1]
+        parts: dict[tuple[int, ...], list[int]] = {}
+        for s in layouts:
+            parts.setdefault(tuple((s & self.around[k]).bit_count() for k in cells), []).append(s)
+        now = revealed | free
+        return sum(len(p) * self._value(tuple(p), now)[0] for p in parts.values()) / len(layouts)

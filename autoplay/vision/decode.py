@@ -1,0 +1,117 @@
+"""From a screenshot to a :class:`~autoplay.board.model.Board`, or a clear refusal.
+
+The fast path (grid already known, as in the live loop) is one resample of the
+board and one matrix product against the skin's templates; locating the grid
+is the slow part and happens only when no grid is passed in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from autoplay.board.model import Board
+from autoplay.errors import ContradictionError, UnreadableBoardError
+from autoplay.vision.classify import classify
+from autoplay.vision.debug import write_debug_image
+from autoplay.vision.features import cell_patches, patch_vectors
+from autoplay.vision.grid import Grid
+from autoplay.vision.locate import locate_grid
+from autoplay.vision.skin import Skin
+from autoplay.vision.state import UNKNOWN, game_state
+
+
+@dataclass(frozen=True, eq=False)
+class DecodedFrame:
+    """A decoded screenshot.
+
+    ``labels`` always holds the best guess per cell; ``unreadable`` lists the
+    cells whose guess is not trusted, and ``board`` must not be acted on while
+    that list is non-empty (see :meth:`require_readable`).
+    """
+
+    board: Board
+    labels: np.ndarray  # (rows, cols) '<U1'
+    confidence: np.ndarray  # (rows, cols) float 0..1
+    unreadable: list[tuple[int, int]]
+    state: str
+    grid: Grid
+    image: np.ndarray | None = None
+
+    @property
+    def readable(self) -> bool:
+        return not self.unreadable
+
+    @property
+    def unreadable_mask(self) -> np.ndarray:
+        """(rows, cols) bool, True where ``labels`` holds only a guess (the cell is in ``unreadable``)."""
+        mask = np.zeros(self.labels.shape, dtype=bool)
+        for r, c in self.unreadable:
+            mask[r, c] = True
+        return mask
+
+    def require_readable(self, debug_path: str | Path | None = None) -> "DecodedFrame":
+        """Return self, or raise :class:`UnreadableBoardError` naming the cells (and draw them)."""
+        if self.readable:
+            return self
+        debug = None
+        if debug_path is not None and self.image is not None:
+            debug = write_debug_image(debug_path, self.image, self.grid, self.unreadable)
+        raise UnreadableBoardError(describe_cells("unreadable cells", self.unreadable), debug_image=debug)
+
+    def to_dict(self) -> dict:
+        return {
+            "board": self.board.row_strings(),
+            "mines": self.board.mines,
+            "state": self.state,
+            "grid": self.grid.to_dict(),
+            "confidence": np.round(self.confidence, 3).tolist(),
+            "unreadable": [list(rc) for rc in self.unreadable],
+        }
+
+
+def describe_cells(what: str, cells: list[tuple[int, int]], limit: int = 10) -> str:
+    shown = ", ".join(f"({r},{c})" for r, c in cells[:limit])
+    more = f" and {len(cells) - limit} more" if len(cells) > limit else ""
+    return f"{len(cells)} {what}: {shown}{more}"
+
+
+def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines: int | None = None) -> DecodedFrame:
+    """Decode every cell of ``image``; locates the grid first when none is given.
+
+    ``mines`` is the game's total when the caller knows it (it launched the
+    game); otherwise the skin's fixed sizes supply it, or it stays None.
+    """
+    if grid is None:
+        grid = locate_grid(image, skin)
+    templates, template_labels = skin.template_matrix()
+    vectors = patch_vectors(cell_patches(image, grid, skin.patch_size, skin.inset))
+    result = classify(vectors, templates, template_labels, skin.max_distance, skin.min_confidence,
+                      skin.label_max_distance)
+    shape = (grid.rows, grid.cols)
+    labels = result.labels.reshape(shape)
+    unreadable = [divmod(int(i), grid.cols) for i in np.flatnonzero(~result.readable)]
+    total = mines if mines is not None else skin.mines_for(grid.rows, grid.cols)
+    board = Board(grid.rows, grid.cols, tuple(result.labels.tolist()), total)
+    state = game_state(board, skin.rules, readable=not unreadable) if not unreadable else UNKNOWN
+    return DecodedFrame(board, labels, result.confidence.reshape(shape), unreadable, state, grid, image)
+
+
+def check_consistency(decoded: DecodedFrame) -> None:
+    """Raise :class:`UnreadableBoardError` when no mine layout explains the decode: a probable misread.
+
+    A lost board is skipped (its revealed mines and wrong flags are not a
+    position the solver models).  The solver is imported here so vision does
+    not load it unless asked.
+    """
+    from autoplay.solver import analyze
+
+    if decoded.board.is_lost:
+        return
+    try:
+        analyze(decoded.board, mines=decoded.board.mines)
+    except ContradictionError as exc:
+        cells = exc.cells
+        raise UnreadableBoardError(describe_cells("cells contradict each other, probably misread", cells)) from None

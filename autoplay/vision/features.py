@@ -1,0 +1,62 @@
+"""Turn every cell of a grid into a small fixed-size colour patch in one pass.
+
+Cells are resampled with one ``cv2.remap`` over the whole board instead of a
+Python loop of crops and resizes: an expert board is 480 cells and the loop
+alone would eat the 5 ms budget.  Sampling twice as densely as needed and then
+area-averaging keeps thin strokes (digits, grid lines) from aliasing away.
+The border of each cell (``inset``) is skipped so that grid lines and a pixel
+of misplaced edge do not change the patch.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from autoplay.vision.grid import Grid
+
+DEFAULT_SIZE = 12
+DEFAULT_INSET = 0.1
+
+
+def _axis_samples(edges: np.ndarray, per_cell: int, inset: float) -> np.ndarray:
+    """Sample coordinates along one axis: ``per_cell`` evenly spaced points inside each cell's inset span."""
+    lo, hi = edges[:-1, None], edges[1:, None]
+    span = hi - lo
+    frac = inset + (1 - 2 * inset) * (np.arange(per_cell) + 0.5) / per_cell
+    return (lo + span * frac[None, :] - 0.5).ravel().astype(np.float32)
+
+
+@lru_cache(maxsize=16)
+def _sampling_maps(xs: bytes, ys: bytes, size: int, inset: float) -> tuple[np.ndarray, np.ndarray]:
+    xs_arr = np.frombuffer(xs, dtype=np.float64)
+    ys_arr = np.frombuffer(ys, dtype=np.float64)
+    sx = _axis_samples(xs_arr, 2 * size, inset)
+    sy = _axis_samples(ys_arr, 2 * size, inset)
+    map_x = np.ascontiguousarray(np.broadcast_to(sx[None, :], (len(sy), len(sx))))
+    map_y = np.ascontiguousarray(np.broadcast_to(sy[:, None], (len(sy), len(sx))))
+    return cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+
+
+def cell_patches(image: np.ndarray, grid: Grid, size: int = DEFAULT_SIZE, inset: float = DEFAULT_INSET) -> np.ndarray:
+    """A (rows, cols, size, size, 3) uint8 array: each cell resampled to ``size`` x ``size`` BGR."""
+    map1, map2 = _sampling_maps(grid.xs.tobytes(), grid.ys.tobytes(), size, float(inset))
+    dense = cv2.remap(image, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    board = cv2.resize(dense, (grid.cols * size, grid.rows * size), interpolation=cv2.INTER_AREA)
+    if board.ndim == 2:
+        board = cv2.cvtColor(board, cv2.COLOR_GRAY2BGR)
+    return board.reshape(grid.rows, size, grid.cols, size, 3).transpose(0, 2, 1, 3, 4)
+
+
+def patch_vectors(patches: np.ndarray) -> np.ndarray:
+    """Flatten patches (any leading shape) into float32 rows scaled to 0..1 for distance maths."""
+    size = patches.shape[-3] * patches.shape[-2] * patches.shape[-1]
+    return patches.reshape(-1, size).astype(np.float32) * np.float32(1 / 255)
+
+
+def crop_patch(crop: np.ndarray, size: int = DEFAULT_SIZE, inset: float = DEFAULT_INSET) -> np.ndarray:
+    """The patch of a single cell image (a template file), sampled exactly as cells on a board are."""
+    h, w = crop.shape[:2]
+    return cell_patches(crop, Grid(np.array([0.0, w]), np.array([0.0, h])), size, inset)[0, 0]

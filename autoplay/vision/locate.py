@@ -1,0 +1,240 @@
+"""Find the board on a whole screenshot without being told where it is.
+
+Every Minesweeper skin draws its cells as a lattice of equal squares separated
+by visible edges, and little else on a desktop does that at scale.  So: take
+the regions enclosed by edges, keep the square ones, link squares that sit one
+(or a few) pitches apart on a common row or column, and the largest linked
+family is the board.  Cell centres, not cell outlines, define the lattice,
+because a raised hidden tile and a flat revealed tile of the same cell have
+different outlines but the same centre.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from autoplay.errors import UnreadableBoardError
+from autoplay.vision.grid import Grid
+
+#: Smallest and largest cell side (pixels) looked for when the skin gives no hint.
+DEFAULT_PITCH_RANGE = (8.0, 120.0)
+#: A board needs at least this many detected tiles to count as found.
+MIN_TILES = 6
+#: Fewer rows or columns than this is a board mostly hidden under something, not a game (none is that small).
+MIN_SIDE = 4
+#: The most cells that may be missing between two detected tiles of one row/column.
+MAX_GAP_CELLS = 4
+
+
+def tile_candidates(image: np.ndarray, pitch_range: tuple[float, float] = DEFAULT_PITCH_RANGE) -> tuple[np.ndarray, np.ndarray]:
+    """Centres (N x 2, x/y) and sides (N) of square regions enclosed by edges."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(gray, 30, 90)
+    edges = cv2.dilate(edges, np.ones((2, 2), np.uint8))
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(255 - edges, connectivity=4)
+    x, y, w, h, area = stats.T.astype(np.float64)
+    lo, hi = pitch_range
+    side = (w + h) / 2
+    square = np.abs(w - h) <= np.maximum(2.0, 0.15 * side)
+    solid = area >= 0.5 * w * h
+    sized = (side >= 0.55 * lo) & (side <= hi)
+    keep = square & solid & sized
+    centres = np.stack([x + (w - 1) / 2, y + (h - 1) / 2], axis=1)[keep]
+    return centres, side[keep]
+
+
+def _linked_components(n: int, pairs: np.ndarray) -> np.ndarray:
+    """Component label per node: smallest index reachable through ``pairs`` (min-label propagation).
+
+    Vectorised instead of a Python union-find because a busy desktop links
+    tens of thousands of pairs; a board's diameter bounds the iterations.
+    """
+    labels = np.arange(n)
+    a, b = pairs[:, 0], pairs[:, 1]
+    while True:
+        before = labels.copy()
+        np.minimum.at(labels, a, labels[b])
+        np.minimum.at(labels, b, labels[a])
+        labels = labels[labels]  # jump to the label's own label: halves the remaining distance
+        if np.array_equal(labels, before):
+            return labels
+
+
+def _dominant_step(deltas: np.ndarray) -> float | None:
+    """The most common spacing among neighbour distances (1-px histogram, then refined)."""
+    if len(deltas) == 0:
+        return None
+    bins = np.bincount(np.round(deltas).astype(int))
+    smooth = np.convolve(bins, [1, 1, 1], mode="same")
+    peak = int(np.argmax(smooth))
+    near = deltas[np.abs(deltas - peak) <= 1.5]
+    return float(np.median(near)) if len(near) else float(peak)
+
+
+def _lattice_members(centres: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """Indices of the largest family of tiles lying on one lattice, and its x/y pitch."""
+    dx = centres[None, :, 0] - centres[:, None, 0]
+    dy = centres[None, :, 1] - centres[:, None, 1]
+    big = np.maximum(sides[:, None], sides[None, :])
+    small = np.minimum(sides[:, None], sides[None, :])
+    # Nearest-neighbour spacings: a cell's right/lower neighbour is 1.0-1.8 of its side away.
+    horiz = (np.abs(dy) <= 0.2 * small) & (dx >= 0.95 * small) & (dx <= 1.8 * big)
+    vert = (np.abs(dx) <= 0.2 * small) & (dy >= 0.95 * small) & (dy <= 1.8 * big)
+    pitch_x = _dominant_step(dx[horiz])
+    pitch_y = _dominant_step(dy[vert])
+    if pitch_x is None and pitch_y is None:
+        return np.array([], dtype=int), 0.0, 0.0
+    pitch_x = pitch_x or pitch_y
+    pitch_y = pitch_y or pitch_x
+    links = np.zeros_like(horiz)
+    for along, across, pitch in ((dx, dy, pitch_x), (dy, dx, pitch_y)):
+        steps = along / pitch
+        whole = np.round(steps)
+        on_lattice = (whole >= 1) & (whole <= MAX_GAP_CELLS) & (np.abs(steps - whole) * pitch <= max(1.5, 0.08 * pitch))
+        links |= on_lattice & (np.abs(across) <= max(1.5, 0.12 * pitch))
+    # Tiles must also be about the size the pitch implies, which keeps icon grids apart.
+    fits = (sides >= 0.55 * min(pitch_x, pitch_y)) & (sides <= 1.05 * max(pitch_x, pitch_y))
+    links &= fits[:, None] & fits[None, :]
+    pairs = np.argwhere(links)
+    roots = _linked_components(len(centres), pairs)
+    linked = np.zeros(len(centres), bool)
+    linked[pairs[:, 0]] = True
+    if not linked.any():
+        return np.array([], dtype=int), pitch_x, pitch_y
+    labels, counts = np.unique(roots[linked], return_counts=True)
+    best = labels[np.argmax(counts)]
+    return np.flatnonzero((roots == best) & linked), pitch_x, pitch_y
+
+
+def _line_centres(values: np.ndarray, kinds: np.ndarray, pitch: float) -> np.ndarray:
+    """Centres of every row (or column) the tile centres ``values`` lie on, gaps included.
+
+    Different tile kinds (a raised hidden tile, a flat number; ``kinds`` tells
+    them apart by detected size) put their detected centres a few pixels apart,
+    so a line's plain median would follow whichever kind dominates it.  Model
+    instead centre = straight lattice + per-kind offset + per-line wobble, and
+    keep only the wobble (a skin's real irregular pitch) in the result.
+    """
+    index = np.round((values - values.min()) / pitch).astype(int)
+    slope, intercept = np.polyfit(index, values, 1) if index.max() > 0 else (pitch, float(np.median(values)))
+    index = np.round((values - intercept) / slope).astype(int)
+    index -= index.min()
+    slope, intercept = np.polyfit(index, values, 1) if index.max() > 0 else (pitch, float(np.median(values)))
+    lines = intercept + slope * np.arange(index.max() + 1)
+    residual = values - lines[index]
+    for kind in np.unique(kinds):
+        residual[kinds == kind] -= np.median(residual[kinds == kind])
+    wobble = max(1.5, 0.04 * slope)
+    for k in np.unique(index):
+        lines[k] += float(np.clip(np.median(residual[index == k]), -wobble, wobble))
+    return lines
+
+
+def _edges_from_centres(centres: np.ndarray, pitch: float) -> np.ndarray:
+    """Cell edges halfway between neighbouring centres; the outer ones half a pitch out."""
+    pitch = float(np.median(np.diff(centres))) if len(centres) > 1 else pitch
+    mids = (centres[:-1] + centres[1:]) / 2
+    return np.concatenate([[centres[0] - pitch / 2], mids, [centres[-1] + pitch / 2]])
+
+
+def locate_grid(image: np.ndarray, skin=None) -> Grid:
+    """The board's grid on ``image`` (a window grab or a whole desktop).
+
+    With a skin, its pitch range narrows the search (fewer false tiles on a busy
+    desktop).  Raises :class:`UnreadableBoardError` when no lattice of tiles is found.
+    """
+    pitch_range = tuple(skin.pitch_range) if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
+    centres, sides = tile_candidates(image, pitch_range)
+    if len(centres) < MIN_TILES:
+        raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
+    members, pitch_x, pitch_y = _lattice_members(centres, sides)
+    if len(members) < MIN_TILES:
+        raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
+    kinds = np.round(sides[members] / 2).astype(int)
+    col_centres = _line_centres(centres[members, 0], kinds, pitch_x)
+    row_centres = _line_centres(centres[members, 1], kinds, pitch_y)
+    if len(col_centres) < MIN_SIDE or len(row_centres) < MIN_SIDE:
+        raise UnreadableBoardError(
+            f"unreadable cells: only a {len(row_centres)}x{len(col_centres)} patch of tiles is visible, the rest "
+            "of the board is covered (a dialog or another window?)"
+        )
+    raw = Grid(_edges_from_centres(col_centres, pitch_x), _edges_from_centres(row_centres, pitch_y))
+    grid = _clip_to_image(raw, image.shape)
+    side = _outside_side(raw, image.shape) or _cut_side(image, grid)
+    if side:
+        raise UnreadableBoardError(f"the board runs off the {side} edge of the image: capture the whole window")
+    if skin is not None:
+        from autoplay.vision.refine import refine_grid
+
+        grid = refine_grid(image, grid, skin)
+    return grid
+
+
+def _outside_side(raw: Grid, shape: tuple[int, ...]) -> str | None:
+    """The image edge that cuts through the lattice's outer cells, if any (more than a pixel of slack)."""
+    height, width = shape[:2]
+    for name, beyond in (("left", raw.xs[0] < -1.5), ("right", raw.xs[-1] > width + 1.5),
+                         ("top", raw.ys[0] < -1.5), ("bottom", raw.ys[-1] > height + 1.5)):
+        if beyond:
+            return name
+    return None
+
+
+def _cut_side(image: np.ndarray, grid: Grid) -> str | None:
+    """The image edge the board continues past, if any.
+
+    Partial cells at an image border are not square, so they are never found
+    as tiles and the lattice simply stops short of the border.  What gives the
+    cut away is the strip between the lattice and the border: where a game
+    frame would be plain, a cut board carries on its row (or column)
+    separators into it.
+    """
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = gray.astype(np.int16)
+    height, width = gray.shape
+    x0, y0, x1, y1 = grid.rect
+    px, py = grid.pitch
+    inner_rows = [int(y) for y in grid.ys[1:-1]]
+    inner_cols = [int(x) for x in grid.xs[1:-1]]
+
+    def separator_energy(lines: list[int], lo: int, hi: int, axis: int) -> np.ndarray:
+        """Mean step across each separator line, measured only between ``lo`` and ``hi`` along it."""
+        if hi - lo < 2 or not lines:
+            return np.zeros(0)
+        # A separator may be a gap a few pixels wide whose middle is flat: take its strongest step nearby.
+        if axis == 0:  # horizontal separators, looked at in columns lo:hi
+            steps = [max(np.abs(gray[y + d, lo:hi] - gray[y + d - 1, lo:hi]).mean() for d in range(-2, 3))
+                     for y in lines if 2 < y < height - 2]
+        else:
+            steps = [max(np.abs(gray[lo:hi, x + d] - gray[lo:hi, x + d - 1]).mean() for d in range(-2, 3))
+                     for x in lines if 2 < x < width - 2]
+        return np.array(steps, dtype=np.float64)
+
+    strips = (
+        ("left", 0, x0, px, inner_rows, 0, x0 + int(px) // 2, x0 + int(px)),
+        ("right", x1, width, px, inner_rows, 0, x1 - int(px), x1 - int(px) // 2),
+        ("top", 0, y0, py, inner_cols, 1, y0 + int(py) // 2, y0 + int(py)),
+        ("bottom", y1, height, py, inner_cols, 1, y1 - int(py), y1 - int(py) // 2),
+    )
+    for name, lo, hi, pitch, lines, axis, ref_lo, ref_hi in strips:
+        if not 2 <= hi - lo < pitch:
+            continue
+        inside = separator_energy(lines, ref_lo, ref_hi, axis)
+        outside = separator_energy(lines, lo + 1, hi - 1, axis)
+        if len(outside) and inside.mean() > 0 and np.mean(outside > 0.5 * inside) >= 0.75:
+            return name
+    return None
+
+
+def _clip_to_image(grid: Grid, shape: tuple[int, ...]) -> Grid:
+    """Whole-pixel edges inside the image.
+
+    Whole pixels make a cell sampled on the board and the same cell cut out as
+    a template file see exactly the same pixels, so templates match their own
+    tiles to the last grey level on pixel-exact games.
+    """
+    height, width = shape[:2]
+    xs = np.clip(np.round(grid.xs), 0, width)
+    ys = np.clip(np.round(grid.ys), 0, height)
+    return Grid(xs, ys)

@@ -1,0 +1,110 @@
+"""Live play on real game windows under Xvfb: win rate, time per game and a per-decision time breakdown.
+
+Usage: python benchmarks/live_play.py --game gnome-mines --games 50 [--preset expert] [--out F.md]
+Starts its own Xvfb and game and runs the documented command `autoplay play --json` against it, so the
+numbers are those a user gets.  A session that stops (e.g. a cell the skin cannot read) counts as one
+aborted game; the game is relaunched and play continues until --games games have ended.  Compare the win
+rate with the simulated rate under the same first-click rule (benchmarks/win_rates.py --rules zero).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from autoplay.control.games import launch_game
+from autoplay.control.xserver import VirtualDisplay
+from autoplay.sim.stats import percentile, wilson_interval
+
+ROOT = Path(__file__).resolve().parents[1]
+PHASES = ("capture", "settle", "decode", "solve", "click")
+
+
+def play_until(game: str, preset: str, games: int, extra: list[str]) -> tuple[list[dict], list[str], dict]:
+    """Finished games (per-game dicts), the errors of aborted sessions, and summed click counts."""
+    finished: list[dict] = []
+    errors: list[str] = []
+    clicks = {"attempted": 0, "refused": 0}
+    with VirtualDisplay() as server:
+        env = {**os.environ, "DISPLAY": server.name, "PYTHONPATH": str(ROOT)}
+        while len(finished) + len(errors) < games:
+            left = games - len(finished) - len(errors)
+            with launch_game(game, server.name, preset=preset) as running:
+                cmd = [sys.executable, "-m", "autoplay", "play", "--skin", game, "--games", str(left), "--json",
+                       "--display", server.name, "--mines", str(running.mines), *extra]
+                proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+            if proc.stdout.strip():  # the summary of the games that ended, also after an early stop
+                data = json.loads(proc.stdout)
+                finished += data["per_game"]
+                clicks["attempted"] += data["clicks_attempted"]
+                clicks["refused"] += data["clicks_refused"]
+            if proc.returncode != 0:
+                message = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else f"exit {proc.returncode}"
+                errors.append(message)
+                print(f"session stopped: {message}", file=sys.stderr)
+                if proc.returncode not in (2, 3):  # only misreads are worth retrying; anything else is a fault
+                    break
+    return finished, errors, clicks
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="gnome-mines", choices=["gnome-mines", "xdemineur"])
+    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--preset", default="expert", choices=["beginner", "intermediate", "expert"])
+    ap.add_argument("--settle", help="passed to autoplay play --settle")
+    ap.add_argument("--out", help="append the markdown table to this file as well")
+    ap.add_argument("--json-out", help="write every finished game's numbers here")
+    args = ap.parse_args()
+
+    started = time.time()
+    extra = ["--settle", args.settle] if args.settle else []
+    games, errors, clicks = play_until(args.game, args.preset, args.games, extra)
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps({"games": games, "aborted": errors, "clicks": clicks}, indent=2))
+    wins = sum(g["result"] == "won" for g in games)
+    ended = sum(g["result"] in ("won", "lost") for g in games)
+    low, high = wilson_interval(wins, ended) if ended else (0.0, 0.0)
+    seconds = [g["seconds"] for g in games]
+    won_seconds = [g["seconds"] for g in games if g["result"] == "won"]
+    decisions = sum(g["decisions"] for g in games) or 1
+    moves = sum(g["moves"] for g in games)
+    ms = {k: 1000 * sum(g["timing"].get(k, 0.0) for g in games) / decisions for k in PHASES}
+    certain_losses = sum(g["result"] == "lost" and not g["last_was_guess"] for g in games)
+    lines = [
+        f"Command: `python benchmarks/live_play.py {' '.join(sys.argv[1:])}`  ",
+        f"Machine: {os.cpu_count()} cores (shared), Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}; "
+        f"Xvfb 1280x1024; wall time {time.time() - started:.0f} s.",
+        "",
+        "| game | preset | games ended | aborted | wins | win rate | 95% CI (Wilson) | s/game median | s/game p90 "
+        "| s/won game median | moves/s | guesses/game | losses after a certain move | clicks attempted | refused "
+        "| click retries | re-reads |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        f"| {args.game} | {args.preset} | {ended} | {len(errors)} | {wins} "
+        f"| {100 * wins / ended if ended else 0:.1f}% | {100 * low:.1f}-{100 * high:.1f}% "
+        f"| {percentile(seconds, 50):.2f} | {percentile(seconds, 90):.2f} | {percentile(won_seconds, 50):.2f} "
+        f"| {moves / sum(seconds) if seconds else 0:.1f} | {sum(g['guesses'] for g in games) / max(ended, 1):.2f} "
+        f"| {certain_losses} | {clicks['attempted']} | {clicks['refused']} "
+        f"| {sum(g['retries'] for g in games)} | {sum(g['rereads'] for g in games)} |",
+        "",
+        "Mean milliseconds per decision: " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items())
+        + f" ({decisions} decisions, {moves} moves).",
+    ]
+    if errors:
+        lines.append("Aborted sessions: " + "; ".join(sorted(set(errors)))[:600])
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""What the launcher writes and how it fails when something is not installed (no X needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoplay.control import games, xserver
+from autoplay.control.games import _prepare_gnome_mines, find_binary, gnome_mines_keyfile, launch_game
+from autoplay.control.xserver import VirtualDisplay
+from autoplay.errors import ControlError
+
+
+def test_gnome_mines_settings_turn_off_everything_that_changes_the_board_by_itself(tmp_path):
+    env = _prepare_gnome_mines(tmp_path, 16, 30, 99, mode=2)
+    keyfile = (tmp_path / "config" / "glib-2.0" / "settings" / "keyfile").read_text()
+    assert keyfile.startswith("[org/gnome/Mines]\n")
+    for line in ("mode=2", "use-animations=false", "use-question-marks=false", "use-autoflag=false",
+                 "theme='bgcolors'", "window-is-maximized=false"):
+        assert line in keyfile.splitlines()
+    scores = (tmp_path / "data" / "gnome-mines" / "scores" / "30-16-99").read_text().splitlines()
+    assert len(scores) == 10  # a full top ten that no real time beats: no high-score dialog after a win
+    assert env["GSETTINGS_BACKEND"] == "keyfile" and env["XDG_CONFIG_HOME"] == str(tmp_path / "config")
+    assert "mode=3" in gnome_mines_keyfile(10, 12, 20, None)
+
+
+def test_missing_xvfb_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(xserver.shutil, "which", lambda name: None)
+    with pytest.raises(ControlError, match="Debian package: xvfb"):
+        VirtualDisplay().start()
+
+
+def test_missing_game_names_its_package(monkeypatch):
+    monkeypatch.setattr(games.shutil, "which", lambda name: None)
+    monkeypatch.setattr(games, "GAME_DIRS", ())
+    with pytest.raises(ControlError, match="Debian package: xdemineur"):
+        find_binary("xdemineur")
+
+
+def test_unknown_game_and_too_narrow_xdemineur_are_refused_before_starting_anything():
+    with pytest.raises(ControlError, match="unknown game"):
+        launch_game("kmines", ":0")
+    with pytest.raises(ControlError, match="12 columns"):
+        launch_game("xdemineur", ":0", preset="beginner")

@@ -1,0 +1,152 @@
+"""A fake screen and mouse backed by the simulator, so the live loop can be unit-tested without X.
+
+The fake "pixels" encode each cell's character in its tile, and the fake
+decoder reads the tile centres back; clicks are mapped from screen pixels to
+cells exactly like a real game would, so a wrong coordinate shows up as a
+wrong cell or a stray click.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from autoplay.board.model import Board
+from autoplay.board.rules import Rules
+from autoplay.sim.game import Game
+from autoplay.vision.grid import Grid
+
+PITCH = 10
+BOARD_OFFSET = (12, 30)  # board's top-left inside the window
+CODES = ".F?012345678*X"
+
+
+@dataclass
+class FakeDecoded:
+    board: Board
+    state: str
+    grid: Grid
+    readable: bool = True
+    unreadable: list = field(default_factory=list)
+
+
+class FakeTable:
+    """A simulated game in a window at ``origin`` on a fake screen."""
+
+    def __init__(self, rows: int = 9, cols: int = 9, mines: int = 10, rules: Rules = Rules("zero"),
+                 seed: int = 1, origin: tuple[int, int] = (50, 40)) -> None:
+        self.rows, self.cols, self.mines, self.rules, self.seed = rows, cols, mines, rules, seed
+        self.rng = random.Random(seed)
+        self.game = Game(rows, cols, mines, rules, self.rng)
+        self.origin = origin
+        self.moved_to: tuple[int, int] | None = None
+        self.grid = Grid(BOARD_OFFSET[0] + PITCH * np.arange(cols + 1), BOARD_OFFSET[1] + PITCH * np.arange(rows + 1))
+        self.size = (BOARD_OFFSET[0] * 2 + PITCH * cols, BOARD_OFFSET[1] + 20 + PITCH * rows)
+        self.grabs = 0
+        self.focused = 0
+        self.pending: list[tuple[int, tuple[int, int], str]] = []  # (grab number, cell, button)
+
+    def new_game(self) -> None:
+        self.game = Game(self.rows, self.cols, self.mines, self.rules, self.rng)
+
+    @property
+    def state(self) -> str:
+        return "won" if self.game.won else "lost" if self.game.lost else "playing"
+
+    # -- Screen protocol ---------------------------------------------------------
+    def grab(self) -> np.ndarray:
+        self.grabs += 1
+        due = [p for p in self.pending if p[0] <= self.grabs]
+        self.pending = [p for p in self.pending if p[0] > self.grabs]
+        for _, cell, button in due:
+            self.apply(cell, button)
+        width, height = self.size
+        frame = np.full((height, width, 3), 255, np.uint8)
+        frame[0, 0, 0] = {"playing": 0, "won": 1, "lost": 2}[self.state]
+        for i, ch in enumerate(self.game.board().cells):
+            r, c = divmod(i, self.cols)
+            x0, y0, x1, y1 = self.grid.cell_rect(r, c)
+            frame[y0:y1, x0:x1] = CODES.index(ch)
+        return frame
+
+    def window_rect(self) -> tuple[int, int, int, int]:
+        return (*self.origin, *self.size)
+
+    def check(self) -> None:
+        from autoplay.control.window import WindowMovedError
+
+        if self.moved_to is not None:
+            raise WindowMovedError(f"window moved from {self.origin} to {self.moved_to}")
+
+    def focus(self) -> None:
+        self.focused += 1
+
+    # -- decoding ------------------------------------------------------------------
+    def decode(self, frame: np.ndarray, grid: Grid | None) -> FakeDecoded:
+        cells = []
+        for r in range(self.rows):
+            for c in range(self.cols):
+                x, y = self.grid.cell_center(r, c)
+                cells.append(CODES[int(frame[int(y), int(x), 0])])
+        state = ("playing", "won", "lost")[int(frame[0, 0, 0])]
+        return FakeDecoded(Board(self.rows, self.cols, tuple(cells), self.mines), state, self.grid)
+
+    def apply(self, cell: tuple[int, int], button: str) -> None:
+        if button == "left":
+            self.game.reveal(*cell)
+        elif self.game.flagged[cell[0] * self.cols + cell[1]]:
+            self.game.flagged[cell[0] * self.cols + cell[1]] = False  # a second right click takes the flag off
+        else:
+            self.game.flag(*cell)
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        wx, wy = x - self.origin[0], y - self.origin[1]
+        col = int((wx - BOARD_OFFSET[0]) // PITCH)
+        row = int((wy - BOARD_OFFSET[1]) // PITCH)
+        if 0 <= row < self.rows and 0 <= col < self.cols:
+            return row, col
+        return None
+
+
+class FakeBackend:
+    """A pointer that clicks into a FakeTable; ``drop`` lists click numbers (1-based) the game ignores."""
+
+    def __init__(self, table: FakeTable, drop: set[int] | None = None, lag_grabs: int = 0) -> None:
+        self.table = table
+        self.drop = drop or set()
+        self.lag_grabs = lag_grabs  # the game shows a click only this many screen grabs later
+        self.lost_keys = 0  # how many key presses the game ignores before it reacts
+        self.pos = (640, 512)
+        self.clicks: list[tuple[int, int, str]] = []
+        self.stray: list[tuple[int, int, str]] = []
+        self.keys: list[tuple[str, ...]] = []
+
+    def position(self) -> tuple[int, int]:
+        return self.pos
+
+    def move(self, x: int, y: int) -> None:
+        self.pos = (x, y)
+
+    def click(self, x: int, y: int, button: str) -> None:
+        self.pos = (x, y)
+        self.clicks.append((x, y, button))
+        if len(self.clicks) in self.drop:
+            return
+        cell = self.table.cell_at(x, y)
+        if cell is None:
+            self.stray.append((x, y, button))
+            return
+        if self.lag_grabs:
+            self.table.pending.append((self.table.grabs + self.lag_grabs, cell, button))
+        else:
+            self.table.apply(cell, button)
+
+    def hotkey(self, *keys: str) -> None:
+        self.keys.append(keys)
+        if keys == ("ctrl", "r") and len(self.keys) > self.lost_keys:
+            self.table.new_game()
+
+    def size(self) -> tuple[int, int]:
+        return 1280, 1024

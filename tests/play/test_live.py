@@ -1,0 +1,78 @@
+"""The skin-driven new-game step: finding the face button and refusing to guess when there is none."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from autoplay.errors import ControlError
+from autoplay.play.live import find_face, new_game_starter
+from autoplay.vision.grid import Grid
+
+
+def test_face_is_the_yellow_blob_above_the_board():
+    frame = np.full((200, 300, 3), 180, np.uint8)
+    frame[20:46, 140:166] = (0, 255, 255)  # yellow in BGR
+    frame[120:140, 10:30] = (0, 255, 255)  # yellow on the board must not count
+    grid = Grid(np.arange(10, 291, 20), np.arange(80, 181, 20))
+    assert find_face(frame, grid) == (140, 20, 26, 26)
+
+
+def test_no_face_means_none():
+    frame = np.full((200, 300, 3), 180, np.uint8)
+    grid = Grid(np.arange(10, 291, 20), np.arange(80, 181, 20))
+    assert find_face(frame, grid) is None
+
+
+class FakeWindow:
+    def __init__(self, table):
+        self.table = table
+        self.focused = 0
+
+    @property
+    def rect(self):
+        return self.table.window_rect()
+
+    @property
+    def x(self):
+        return self.table.origin[0]
+
+    @property
+    def y(self):
+        return self.table.origin[1]
+
+    def focus(self):
+        self.focused += 1
+
+
+def finished_table_and_player(lost_keys: int):
+    from functools import partial
+
+    from autoplay.control.mouse import Mouse
+    from autoplay.play.player import Player, PlayerSettings
+    from autoplay.solver import choose_move
+    from tests.play.fakes import FakeBackend, FakeTable
+
+    table = FakeTable(9, 9, 10, seed=2)
+    backend = FakeBackend(table)
+    backend.lost_keys = lost_keys
+    settings = PlayerSettings(settle_interval=0.002, change_timeout=0.05, late_redraw=0.05)
+    player = Player(table, Mouse(backend), table.decode, partial(choose_move, mines=10, rules=table.rules), settings)
+    player.play_game(1)
+    assert table.state in ("won", "lost")
+    return table, backend, player
+
+
+def test_new_game_key_is_pressed_again_while_the_old_game_is_still_shown():
+    table, backend, player = finished_table_and_player(lost_keys=1)
+    window = FakeWindow(table)
+    new_game_starter(player, window, {"key": "ctrl+r"})()
+    assert backend.keys == [("ctrl", "r"), ("ctrl", "r")]
+    assert table.state == "playing" and window.focused == 2
+
+
+def test_a_game_that_never_restarts_is_an_error_not_a_fake_game():
+    table, backend, player = finished_table_and_player(lost_keys=99)
+    with pytest.raises(ControlError, match="still shows the last game"):
+        new_game_starter(player, FakeWindow(table), {"key": "ctrl+r"}, attempts=2)()
+    assert len(backend.keys) == 2

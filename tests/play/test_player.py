@@ -1,0 +1,202 @@
+"""The live loop against a simulated game: batching, dropped clicks, contradictions, stop conditions."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+
+from autoplay.board.rules import Rules
+from autoplay.control.mouse import Mouse
+from autoplay.control.window import WindowMovedError
+from autoplay.errors import ContradictionError, UnreadableBoardError
+from autoplay.play.player import Player, PlayerSettings, shown_state, unregistered
+from autoplay.play.recorder import Recorder
+from autoplay.play.session import play_session
+from autoplay.replay.recording import read_recording
+from autoplay.solver import Move, choose_move
+from autoplay.board.model import Board
+
+from tests.play.fakes import FakeBackend, FakeDecoded, FakeTable
+
+FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05)
+
+
+def make_player(table: FakeTable, backend: FakeBackend | None = None, recorder=None, **settings):
+    backend = backend or FakeBackend(table)
+    solve = partial(choose_move, mines=table.mines, rules=table.rules, time_limit=0.5)
+    player = Player(table, Mouse(backend), table.decode, solve, PlayerSettings(**{**FAST, **settings}), recorder)
+    return player, backend
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_games_end_in_win_or_loss_with_every_click_on_a_board_cell(seed):
+    table = FakeTable(9, 9, 10, seed=seed)
+    player, backend = make_player(table)
+    result = player.play_game(1)
+    assert result.result == table.state and result.result in ("won", "lost")
+    assert backend.stray == []
+    assert player.mouse.stats.refused == 0
+    assert result.clicks == len(backend.clicks) == player.mouse.stats.clicked
+
+
+def test_certain_moves_are_batched_and_mines_flagged():
+    table = FakeTable(16, 16, 40, seed=11)
+    player, backend = make_player(table)
+    result = player.play_game(1)
+    assert result.decisions < result.moves  # at least one decision clicked several cells
+    assert any(button == "right" for _, _, button in backend.clicks)
+    if result.result == "won":
+        assert result.guesses < result.decisions
+
+
+def test_a_dropped_click_is_retried_and_the_game_continues():
+    table = FakeTable(9, 9, 10, seed=5)
+    player, backend = make_player(table, FakeBackend(table, drop={2}))
+    result = player.play_game(1)
+    assert result.retries >= 1
+    assert result.result in ("won", "lost")
+    first_missed = backend.clicks[1]
+    assert backend.clicks.count(first_missed) == 2
+
+
+def test_a_late_redraw_is_waited_for_instead_of_clicking_again():
+    table = FakeTable(9, 9, 10, seed=5)
+    # every click shows only after many grabs: the first settle ends before it, like a loaded machine
+    backend = FakeBackend(table, lag_grabs=40)
+    player, _ = make_player(table, backend, change_timeout=0.0, late_redraw=2.0)
+    result = player.play_game(1)
+    assert result.result in ("won", "lost")
+    assert result.retries == 0
+    assert len(backend.clicks) == len(set(backend.clicks))  # no cell clicked twice (a flag would come off)
+
+
+def test_clicks_that_never_register_stop_the_game():
+    table = FakeTable(9, 9, 10, seed=5)
+    player, backend = make_player(table, FakeBackend(table, drop=set(range(2, 1000))))
+    with pytest.raises(Exception, match="did not register"):
+        player.play_game(1)
+    later = backend.clicks[1:]  # the first click registered; every later batch is tried 1 + click_retries times
+    assert len(later) == (1 + PlayerSettings().click_retries) * len(set(later))
+
+
+def test_contradiction_is_recaptured_before_any_click():
+    table = FakeTable(9, 9, 10, seed=3)
+    calls = {"n": 0}
+    clicks_when_contradiction = []
+    player, backend = make_player(table)
+    real_solve = player.solve
+
+    def flaky_solve(board):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            clicks_when_contradiction.append(len(backend.clicks))
+            raise ContradictionError("misread", [(0, 0)])
+        if calls["n"] == 3:
+            # the re-capture happened and nothing was clicked in between
+            assert len(backend.clicks) == clicks_when_contradiction[0]
+        return real_solve(board)
+
+    player.solve = flaky_solve
+    result = player.play_game(1)
+    assert result.rereads == 1
+    assert result.result in ("won", "lost")
+
+
+def test_persistent_contradiction_stops_without_clicking():
+    table = FakeTable(9, 9, 10, seed=3)
+    player, backend = make_player(table)
+    player.solve = lambda board: (_ for _ in ()).throw(ContradictionError("impossible", [(1, 1)]))
+    with pytest.raises(ContradictionError):
+        player.play_game(1)
+    assert backend.clicks == []
+
+
+def test_unreadable_board_stops_after_rereads_without_clicking():
+    table = FakeTable(9, 9, 10, seed=3)
+    player, backend = make_player(table)
+
+    def unreadable(frame, grid):
+        decoded = table.decode(frame, grid)
+        decoded.readable = False
+        decoded.unreadable = [(0, 0)]
+        return decoded
+
+    player.decode = unreadable
+    with pytest.raises(UnreadableBoardError):
+        player.play_game(1)
+    assert backend.clicks == []
+    assert table.focused == PlayerSettings().reread_limit  # each re-read first gives the window focus back
+
+
+def test_window_moved_stops_before_the_next_batch():
+    table = FakeTable(9, 9, 10, seed=8)
+    player, backend = make_player(table)
+    real_solve = player.solve
+
+    def solve_then_move(board):
+        decision = real_solve(board)
+        if len(backend.clicks) >= 1:
+            table.moved_to = (300, 300)
+        return decision
+
+    player.solve = solve_then_move
+    with pytest.raises(WindowMovedError):
+        player.play_game(1)
+    assert len(backend.clicks) == 1
+
+
+def test_dry_run_decides_once_and_clicks_nothing():
+    table = FakeTable(9, 9, 10, seed=8)
+    player, backend = make_player(table, dry_run=True)
+    result = player.play_game(1)
+    assert result.result == "dry-run" and result.decisions == 1 and backend.clicks == []
+
+
+def test_unregistered_lists_moves_without_their_effect():
+    board = Board.from_text("..1\nF.1\n111")
+    moves = [Move("reveal", 0, 0, 0.0), Move("flag", 1, 0, 1.0), Move("flag", 1, 1, 1.0), Move("reveal", 0, 2, 0.0)]
+    assert [(m.action, m.row, m.col) for m in unregistered(board, moves)] == [("reveal", 0, 0), ("flag", 1, 1)]
+
+
+def test_session_records_in_the_replay_format_and_sums_up(tmp_path):
+    table = FakeTable(9, 9, 10, seed=21)
+    recorder = Recorder(tmp_path / "rec", "fake", table.rules, mines=table.mines)
+    player, backend = make_player(table, recorder=recorder)
+    summary = play_session(player, 3, lambda: player.mouse.hotkey("ctrl", "r"))
+    recorder.close(**{k: v for k, v in summary.to_dict().items() if k != "per_game"})
+    data = summary.to_dict()
+    assert data["games"] == 3 and data["wins"] + data["losses"] == 3
+    assert data["losses_after_certain_move"] == 0  # the fake screen never lies
+    assert data["clicks_refused"] == 0 and data["clicks_attempted"] == len(backend.clicks)
+    low, high = data["win_rate_ci95"]
+    assert 0 <= low <= data["win_rate"] <= high <= 1
+    recording = read_recording(tmp_path / "rec")
+    assert [g.result for g in recording.games] == [g.result for g in summary.games]
+    assert len(recording.decisions) == data["decisions"]
+    assert recording.rules == Rules("zero")
+    for decision in recording.decisions[:5]:
+        assert decision.frame.is_file()
+        again = choose_move(decision.board, table.mines, recording.rules)
+        assert [(m.action, m.row, m.col) for m in again.moves] == [m.key for m in decision.moves]
+
+
+def test_a_readable_mine_means_lost_even_with_unreadable_cells():
+    frame_board = Board.from_text("1X.\n...\n...")
+    decoded = FakeDecoded(frame_board, "unknown", None, readable=False, unreadable=[(2, 2)])
+    assert shown_state(decoded) == "lost"
+    decoded = FakeDecoded(frame_board, "unknown", None, readable=False, unreadable=[(0, 1)])
+    assert shown_state(decoded) == "unknown"
+
+
+def test_summary_counts_losses_that_followed_a_certain_move():
+    from autoplay.play.player import GameResult
+    from autoplay.play.session import SessionSummary
+
+    games = [GameResult(1, "lost", 2.0, decisions=5, moves=9, last_was_guess=True),
+             GameResult(2, "lost", 1.0, decisions=3, moves=4, last_was_guess=False),
+             GameResult(3, "won", 3.0, decisions=8, moves=20)]
+    data = SessionSummary(games, clicks_attempted=33).to_dict()
+    assert data["losses_after_certain_move"] == 1
+    assert (data["wins"], data["losses"], data["moves"], data["decisions"]) == (1, 2, 33, 16)
+    assert data["seconds_per_game"] == 2.0 and data["moves_per_second"] == 5.5

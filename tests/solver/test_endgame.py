@@ -1,0 +1,64 @@
+"""The exhaustive endgame: its layouts match the counting engine and its values are exact on known cases."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from autoplay.board.model import Board
+from autoplay.solver import analyze, choose_move
+from autoplay.solver.endgame import EndgameSearch, list_layouts
+from autoplay.solver.position import read_position
+from tests.solver.brute import random_position
+
+
+def test_layouts_are_exactly_the_counted_solutions():
+    rng = random.Random(31)
+    for _ in range(120):
+        board = random_position(rng, flags=rng.random() < 0.5)
+        pos = read_position(board)
+        layouts = list_layouts(pos, board.mines, limit=10**6)
+        assert layouts is not None
+        assert len(layouts) == len(set(layouts)) == analyze(board).solutions
+
+
+def test_layout_listing_stops_past_the_limit():
+    board = Board.from_rows(["1.........", ".........."], mines=4)
+    assert list_layouts(read_position(board), 4, limit=10) is None
+
+
+def win_chance(board: Board) -> float:
+    pos = read_position(board)
+    return EndgameSearch(pos, time.perf_counter() + 10).best_move(list_layouts(pos, board.mines))[1]
+
+
+def test_a_lone_fifty_fifty_is_won_half_the_time():
+    assert win_chance(Board.from_rows(["..", "11", "00"], mines=1)) == pytest.approx(0.5)
+
+
+def test_two_independent_fifty_fifties_multiply():
+    board = Board.from_rows(["..", "11", "00", "11", ".."], mines=2)
+    assert win_chance(board) == pytest.approx(0.25)
+
+
+def test_a_number_that_tells_nothing_leaves_a_fifty_fifty():
+    # three cells around a corner 1 hold the one mine; whichever is revealed shows 1, so the last two are 50/50
+    assert win_chance(Board.from_rows(["1.", ".."], mines=1)) == pytest.approx(1 / 3)
+
+
+def test_search_prefers_the_cell_whose_number_decides_the_rest():
+    # (0,0)/(0,2) share one mine (the 1 at (0,1)); (0,3)/(0,4) share the other.  Revealing (0,2) or (0,3)
+    # survives half the time and then its number settles everything; (0,0) or (0,4) would leave a 50/50.
+    board = Board.from_rows([".1..."], mines=2)
+    pos = read_position(board)
+    index, value = EndgameSearch(pos, time.perf_counter() + 10).best_move(list_layouts(pos, 2))
+    assert value == pytest.approx(0.5)
+    assert divmod(index, 5) in {(0, 2), (0, 3)}
+
+
+def test_choose_move_uses_the_search_late_in_a_game():
+    decision = choose_move(Board.from_rows([".1..."], mines=2))
+    assert decision.guess and "endgame" in decision.reason
+    assert (decision.moves[0].row, decision.moves[0].col) in {(0, 2), (0, 3)}
