@@ -19,8 +19,18 @@ from autoplay.calibrate.propose import propose_labels
 from autoplay.calibrate.samples import Samples, cut_cells
 from autoplay.calibrate.skin_writer import LABEL_SLUGS, SkinSettings, write_skin
 from autoplay.calibrate.templates import derive_margins
+from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
 from autoplay.vision.skin import UNNAMED
+
+
+def _cluster_cells(images: list[np.ndarray], grids: list[Grid], settings: SkinSettings
+                   ) -> tuple[Samples, np.ndarray, np.ndarray]:
+    """All cells of all images, their cluster per cell, and each cluster's medoid cell."""
+    samples = Samples.concat([cut_cells(image, grid, index, settings.patch_size, settings.inset)
+                              for index, (image, grid) in enumerate(zip(images, grids))])
+    assignment, _ = leader_clusters(samples.vectors)
+    return samples, assignment, medoids(samples.vectors, assignment)
 
 
 @dataclass(frozen=True)
@@ -34,20 +44,13 @@ def calibrate_unsupervised(images: list[np.ndarray], name: str, root: Path,
                            settings: SkinSettings | None = None) -> ProposalResult:
     """Cluster every cell of ``images``, write one template per cluster with its proposed label, and a contact sheet."""
     settings = settings or SkinSettings()
-    parts, shapes, grids = [], [], []
-    for index, image in enumerate(images):
-        grid = locate_grid(image)
-        parts.append(cut_cells(image, grid, index, settings.patch_size, settings.inset))
-        shapes.append((grid.rows, grid.cols))
-        grids.append(grid)
-    samples = Samples.concat(parts)
-    assignment, _ = leader_clusters(samples.vectors)
+    grids = [locate_grid(image) for image in images]
+    samples, assignment, centres = _cluster_cells(images, grids, settings)
     boards, start = [], 0
-    for rows, cols in shapes:
-        boards.append(assignment[start : start + rows * cols].reshape(rows, cols))
-        start += rows * cols
+    for grid in grids:
+        boards.append(assignment[start : start + grid.rows * grid.cols].reshape(grid.rows, grid.cols))
+        start += grid.rows * grid.cols
     proposals = propose_labels(boards)
-    centres = medoids(samples.vectors, assignment)
     templates: dict[str, tuple[str, np.ndarray]] = {}
     for cluster, member in enumerate(centres):
         label = proposals.get(cluster, UNNAMED)

@@ -9,8 +9,9 @@ Policy, and why:
   the loop keeps no hidden memory, a recorded frame replays to the same
   decision, and xdemineur's flag-all win needs the flags anyway.
 - Every batch is verified on the next frame: a cell we revealed must no longer
-  be hidden, a cell we flagged must show a flag.  Cells that did not change are
-  clicked again (a dropped click), a bounded number of times.
+  be hidden, a cell we flagged must show a flag.  Cells that did not change get
+  one more wait for a late redraw (a loaded machine draws a click up to ~100 ms
+  late, sometimes in two steps), then are clicked again, a bounded number of times.
 - A board the solver finds contradictory, or a frame the decoder cannot read,
   is captured again after a longer settle before anything is clicked; only a
   persistent failure stops the game.
@@ -34,6 +35,7 @@ from autoplay.play.recorder import Recorder
 #: Screen rectangle ``(left, top, width, height)``.
 Rect = tuple[int, int, int, int]
 FINISHED = ("won", "lost")
+PHASES = ("capture", "settle", "decode", "solve", "click")
 
 
 class Screen(Protocol):
@@ -189,100 +191,17 @@ class Player:
 
     # -- one game -------------------------------------------------------------
     def play_game(self, number: int = 1) -> GameResult:
+        """Play until the window shows won or lost (or, with dry_run, until the first decision)."""
         started = time.perf_counter()
-        result = GameResult(number, "unknown", 0.0)
-        totals = result.timing
-        for key in ("capture", "settle", "decode", "solve", "click"):
-            totals[key] = 0.0
+        game = _GameInProgress(self, GameResult(number, "unknown", 0.0, timing=dict.fromkeys(PHASES, 0.0)))
         self.screen.check()
-        settled, grabbing = self.settle()
-        frame, settle_seconds = settled.frame, settled.waited
-        expected: list[Any] = []
-        waited_late = False
-        retries_left = self.settings.click_retries
-        rereads_left = self.settings.reread_limit
+        game.capture()
+        while game.result.result == "unknown":
+            game.step()
+        game.result.seconds = time.perf_counter() - started
+        return game.result
 
-        def reread(failure: Callable[[], Exception]) -> np.ndarray:
-            """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``."""
-            nonlocal rereads_left
-            rereads_left -= 1
-            result.rereads += 1
-            if rereads_left < 0:
-                raise failure()
-            self.screen.focus()  # gnome-mines hides its board while unfocused (paused)
-            again, _ = self.settle(patience=4.0)
-            return again.frame
-
-        while True:
-            if result.decisions >= self.settings.max_decisions:
-                raise ControlError(f"game {number} did not end after {result.decisions} decisions")
-            t0 = time.perf_counter()
-            decoded = self.read(frame)
-            t_decode = time.perf_counter() - t0
-            state = shown_state(decoded)
-            if state in FINISHED:
-                result.result = state
-                break
-            if not getattr(decoded, "readable", True) or self.grid is None:
-                frame = reread(lambda: self._unreadable(frame, decoded))
-                continue
-            board = decoded.board
-            if HIDDEN not in board.cells:
-                frame = reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
-                continue
-            missing = unregistered(board, expected)
-            if missing and not waited_late:
-                # Under load a game can show a click ~100 ms late, after a first partial redraw: wait for
-                # another change before clicking again (a second right click would take a late flag off).
-                waited_late = True
-                settled, grabbing = self.settle(baseline=frame, change_timeout=self.settings.late_redraw)
-                frame, settle_seconds = settled.frame, settled.waited
-                continue
-            if missing:
-                if retries_left <= 0:
-                    raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
-                retries_left -= 1
-                result.retries += 1
-                before = frame
-                self.click_moves(missing)
-                expected, waited_late = missing, False
-                settled, grabbing = self.settle(baseline=before, patience=2.0)
-                frame, settle_seconds = settled.frame, settled.waited
-                continue
-            t1 = time.perf_counter()
-            try:
-                decision = self.solve(board)
-            except ContradictionError as exc:
-                frame = reread(lambda: exc)
-                continue
-            t_solve = time.perf_counter() - t1
-            rereads_left = self.settings.reread_limit
-            retries_left = self.settings.click_retries
-            moves = list(decision.moves)
-            t2 = time.perf_counter()
-            clicks = self.click_moves(moves)
-            t_click = time.perf_counter() - t2
-            timing = {"capture": grabbing, "settle": max(settle_seconds - grabbing, 0.0), "decode": t_decode,
-                      "solve": t_solve, "click": t_click}
-            for key, value in timing.items():
-                totals[key] += value
-            result.decisions += 1
-            result.moves += len(moves)
-            result.clicks += clicks
-            result.guesses += int(bool(decision.guess))
-            result.last_was_guess = bool(decision.guess)
-            self._log(number, frame, decoded, decision, state, timing)
-            if self.settings.dry_run:
-                result.result = "dry-run"
-                break
-            before = frame
-            expected, waited_late = moves, False
-            settled, grabbing = self.settle(baseline=before)
-            frame, settle_seconds = settled.frame, settled.waited
-        result.seconds = time.perf_counter() - started
-        return result
-
-    def _unreadable(self, frame: np.ndarray, decoded: Any) -> UnreadableBoardError:
+    def unreadable_error(self, frame: np.ndarray, decoded: Any) -> UnreadableBoardError:
         """The error to stop with if re-reading does not help; the frame is kept in the recording for calibration."""
         cells = list(getattr(decoded, "unreadable", []))
         shown = ", ".join(f"({r},{c})" for r, c in cells[:6]) + (" ..." if len(cells) > 6 else "")
@@ -290,7 +209,7 @@ class Player:
         return UnreadableBoardError(f"cannot read the board: {len(cells)} unreadable cells {shown}".rstrip(),
                                     debug_image=str(self.recorder.root / saved) if saved else None)
 
-    def _log(self, number: int, frame: np.ndarray, decoded: Any, decision: Any, state: str,
+    def log_decision(self, number: int, frame: np.ndarray, decoded: Any, decision: Any, state: str,
              timing: dict[str, float]) -> None:
         if self.recorder is None and self.on_decision is None:
             return
@@ -302,3 +221,103 @@ class Player:
         if self.on_decision is not None:
             self.on_decision({"game": number, "moves": list(decision.moves), "guess": bool(decision.guess),
                               "reason": decision.reason, "board": decoded.board})
+
+
+class _GameInProgress:
+    """The state of one game between frames: the last frame, what the last batch should have changed,
+    and how many re-reads and re-clicks are left before giving up."""
+
+    def __init__(self, player: Player, result: GameResult) -> None:
+        self.player = player
+        self.settings = player.settings
+        self.result = result
+        self.frame: np.ndarray | None = None
+        self.grabbing = self.waited = 0.0
+        self.expected: list[Any] = []
+        self.waited_late = False
+        self.retries_left = self.settings.click_retries
+        self.rereads_left = self.settings.reread_limit
+
+    def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
+        settled, self.grabbing = self.player.settle(baseline, **kw)
+        self.frame, self.waited = settled.frame, settled.waited
+
+    def step(self) -> None:
+        """Read the latest frame and do the one thing it calls for."""
+        if self.result.decisions >= self.settings.max_decisions:
+            raise ControlError(f"game {self.result.game} did not end after {self.result.decisions} decisions")
+        frame = self.frame
+        t0 = time.perf_counter()
+        decoded = self.player.read(frame)
+        t_decode = time.perf_counter() - t0
+        state = shown_state(decoded)
+        if state in FINISHED:
+            self.result.result = state
+            return
+        if not getattr(decoded, "readable", True) or self.player.grid is None:
+            return self.reread(lambda: self.player.unreadable_error(frame, decoded))
+        board = decoded.board
+        if HIDDEN not in board.cells:
+            return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
+        missing = unregistered(board, self.expected)
+        if missing:
+            return self.recover(missing)
+        t1 = time.perf_counter()
+        try:
+            decision = self.player.solve(board)
+        except ContradictionError as exc:
+            return self.reread(lambda: exc)
+        self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
+
+    def reread(self, failure: Callable[[], Exception]) -> None:
+        """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``."""
+        self.rereads_left -= 1
+        self.result.rereads += 1
+        if self.rereads_left < 0:
+            raise failure()
+        self.player.screen.focus()  # gnome-mines hides its board while unfocused (paused)
+        self.capture(patience=4.0)
+
+    def recover(self, missing: list[Any]) -> None:
+        """Cells of the last batch show no effect: first wait for a late redraw, then click them again.
+
+        Under load a game can show a click ~100 ms late, after a first partial
+        redraw; clicking at once would take a late flag off again.
+        """
+        if not self.waited_late:
+            self.waited_late = True
+            self.capture(self.frame, change_timeout=self.settings.late_redraw)
+            return
+        if self.retries_left <= 0:
+            raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
+        self.retries_left -= 1
+        self.result.retries += 1
+        before = self.frame
+        self.player.click_moves(missing)
+        self.expected, self.waited_late = missing, False
+        self.capture(before, patience=2.0)
+
+    def act(self, decoded: Any, decision: Any, state: str, t_decode: float, t_solve: float) -> None:
+        """Click the decision's moves as one batch, account for it, and capture the result."""
+        self.rereads_left = self.settings.reread_limit
+        self.retries_left = self.settings.click_retries
+        moves = list(decision.moves)
+        t2 = time.perf_counter()
+        clicks = self.player.click_moves(moves)
+        timing = {"capture": self.grabbing, "settle": max(self.waited - self.grabbing, 0.0), "decode": t_decode,
+                  "solve": t_solve, "click": time.perf_counter() - t2}
+        result = self.result
+        for key, value in timing.items():
+            result.timing[key] += value
+        result.decisions += 1
+        result.moves += len(moves)
+        result.clicks += clicks
+        result.guesses += int(bool(decision.guess))
+        result.last_was_guess = bool(decision.guess)
+        self.player.log_decision(result.game, self.frame, decoded, decision, state, timing)
+        if self.settings.dry_run:
+            result.result = "dry-run"
+            return
+        before = self.frame
+        self.expected, self.waited_late = moves, False
+        self.capture(before)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import cv2
 import numpy as np
 
 from autoplay.vision.grid import Grid
+
+if TYPE_CHECKING:
+    from autoplay.vision.skin import Skin
 
 GRID_COLOUR = (0, 200, 0)
 BAD_COLOUR = (0, 0, 255)
@@ -45,7 +48,7 @@ def write_debug_image(path: str | Path, image: np.ndarray, grid: Grid | None,
     return str(out)
 
 
-def write_search_debug(path: str | Path, image: np.ndarray, skin=None) -> str:
+def write_search_debug(path: str | Path, image: np.ndarray, skin: "Skin | None" = None) -> str:
     """Debug picture for "no board found": every square region that was considered a possible tile."""
     from autoplay.vision.locate import DEFAULT_PITCH_RANGE, tile_candidates
 

@@ -16,6 +16,8 @@ import numpy as np
 
 from autoplay.errors import UnreadableBoardError
 from autoplay.vision.grid import Grid
+from autoplay.vision.refine import refine_grid
+from autoplay.vision.skin import Skin
 
 #: Smallest and largest cell side (pixels) looked for when the skin gives no hint.
 DEFAULT_PITCH_RANGE = (8.0, 120.0)
@@ -138,7 +140,7 @@ def _edges_from_centres(centres: np.ndarray, pitch: float) -> np.ndarray:
     return np.concatenate([[centres[0] - pitch / 2], mids, [centres[-1] + pitch / 2]])
 
 
-def locate_grid(image: np.ndarray, skin=None) -> Grid:
+def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     """The board's grid on ``image`` (a window grab or a whole desktop).
 
     With a skin, its pitch range narrows the search (fewer false tiles on a busy
@@ -165,8 +167,6 @@ def locate_grid(image: np.ndarray, skin=None) -> Grid:
     if side:
         raise UnreadableBoardError(f"the board runs off the {side} edge of the image: capture the whole window")
     if skin is not None:
-        from autoplay.vision.refine import refine_grid
-
         grid = refine_grid(image, grid, skin)
     return grid
 

@@ -14,18 +14,23 @@ across the middle of the board, which keeps the search to a few milliseconds.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from autoplay.vision.classify import squared_distances
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
+from autoplay.vision.skin import Skin
 
 BAND = 4
 #: A moved grid must cut the template distance to this fraction of the measured grid's to be taken.
 CLEAR_WIN = 0.5
+#: A grid whose band cells sit within this fraction of the skin's match distance is left alone.
+GOOD_FIT = 0.2
 
 
-def template_fit(image: np.ndarray, grid: Grid, skin) -> float:
+def template_fit(image: np.ndarray, grid: Grid, skin: Skin) -> float:
     """Mean squared distance of every cell to its nearest template (lower is better)."""
     templates, _ = skin.template_matrix()
     vectors = patch_vectors(cell_patches(image, grid, skin.patch_size, skin.inset))
@@ -42,7 +47,7 @@ def _valid(edges: np.ndarray, limit: int) -> bool:
     return bool(edges[0] >= 0 and edges[-1] <= limit and np.all(np.diff(edges) > 0))
 
 
-def _best_edges(edges: np.ndarray, limit: int, fit, reach: int) -> np.ndarray:
+def _best_edges(edges: np.ndarray, limit: int, fit: Callable[[np.ndarray], float], reach: int) -> np.ndarray:
     """The measured or evenly spaced lattice with each end moved by up to ``reach`` px, whichever fits best."""
     even = np.round(np.linspace(edges[0], edges[-1], len(edges)))
     moves = range(-reach, reach + 1)
@@ -60,10 +65,13 @@ def _band(edges: np.ndarray) -> slice:
     return slice(start, min(cells, start + BAND) + 1)
 
 
-def refine_grid(image: np.ndarray, grid: Grid, skin, reach: int = 1) -> Grid:
+def refine_grid(image: np.ndarray, grid: Grid, skin: Skin, reach: int = 1) -> Grid:
     """The placement within ``reach`` px of ``grid`` (each end, each axis) that the skin's templates fit best."""
     height, width = image.shape[:2]
     xs, ys = grid.xs, grid.ys
+    band = Grid(xs, ys[_band(ys)])
+    if template_fit(image, band, skin) <= (GOOD_FIT * skin.max_distance) ** 2:
+        return grid  # the cells already sit on their templates: nothing a pixel could improve
     for _ in range(2):  # each axis is judged on the other's current edges: settle again after a change
         rows = ys[_band(ys)]
         new_xs = _best_edges(xs, width, lambda v: template_fit(image, Grid(v, rows), skin), reach)
