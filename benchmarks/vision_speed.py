@@ -5,12 +5,14 @@ Usage: python benchmarks/vision_speed.py [--repeat 200]
 Targets (from the issue): decode of an expert board from an in-memory frame
 < 5 ms median once the grid is known; first-time location < 100 ms.
 Prints median and p90 per case; single-threaded OpenCV so the numbers do not
-depend on how many cores happen to be free.
+depend on how many cores happen to be free.  The load average is printed too:
+on a shared machine other work inflates the p90 most.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import time
 from pathlib import Path
@@ -45,7 +47,7 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(f"python {platform.python_version()}, opencv {cv2.__version__}, numpy {np.__version__}, "
-          f"{platform.machine()}, repeat {args.repeat}")
+          f"{platform.machine()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, repeat {args.repeat}")
     print(f"{'case':48} {'locate median':>14} {'p90':>8} {'decode median':>14} {'p90':>8}")
     for title, skin_name, path in CASES:
         skin = load_skin(skin_name)

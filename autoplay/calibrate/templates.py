@@ -89,7 +89,9 @@ def derive_margins(vectors: np.ndarray, labels: np.ndarray, chosen: list[int]) -
     Labels seen too rarely to measure get the median limit, which is also
     every label's minimum.  Telling two close
     labels apart is the job of ``min_confidence``, half the worst margin seen,
-    so a genuine cell passes and a tile between two labels does not.
+    so a genuine cell passes and a tile between two labels does not; it is capped at 0.25
+    (the best label at most three quarters as far as the next) so that a label seen only a few
+    times, near a similar one (a 5 next to a 3), is not held to the margin of its best examples.
     """
     names, best = per_label_best(squared_distances(vectors, vectors[chosen]), labels[chosen])
     own_col = np.searchsorted(names, labels)
@@ -106,6 +108,6 @@ def derive_margins(vectors: np.ndarray, labels: np.ndarray, chosen: list[int]) -
     default = float(np.median(list(per_label.values()))) if per_label else _distance_limit(float(own.max()))
     # No label gets less room than the typical one: a pixel of misplacement costs every label alike.
     per_label = {label: max(limit, round(default, 4)) for label, limit in per_label.items()}
-    min_confidence = float(np.clip(worst_conf / 2, 0.05, 0.35))
+    min_confidence = float(np.clip(worst_conf / 2, 0.05, 0.25))
     return Margins(float(own.max()), float(other.min()), worst_conf, round(default, 4), per_label,
                    round(min_confidence, 4), int(np.sum(own >= other)))

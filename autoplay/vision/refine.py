@@ -27,7 +27,7 @@ BAND = 4
 #: A moved grid must cut the template distance to this fraction of the measured grid's to be taken.
 CLEAR_WIN = 0.5
 #: A grid whose band cells sit within this fraction of the skin's match distance is left alone.
-GOOD_FIT = 0.2
+GOOD_FIT = 0.5
 
 
 def template_fit(image: np.ndarray, grid: Grid, skin: Skin) -> float:

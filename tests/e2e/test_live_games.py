@@ -67,8 +67,11 @@ def test_real_game_sessions_end_in_detected_results_with_safe_clicks(display, ga
     skin = load_skin(game)
     with launch_game(game, display, preset="expert", workdir=tmp_path / "game") as running:
         summary = play_cli(display, game, tmp_path / "rec", running.mines)
-        # The game itself, read independently after the session, shows the last result.
-        final = vision_decoder(skin, running.mines)(grab(running.window.rect, display), None)
+        # The game itself, read independently after the session, shows the last result
+        # (on the grid the session located: the window has not moved).
+        recording = read_recording(tmp_path / "rec")
+        grid = Grid.from_dict(recording.decisions[-1].grid)
+        final = vision_decoder(skin, running.mines)(grab(running.window.rect, display), grid)
         assert running.process.poll() is None, f"{game} exited during play"
 
     assert summary["games"] == GAMES_PER_SKIN
@@ -84,6 +87,5 @@ def test_real_game_sessions_end_in_detected_results_with_safe_clicks(display, ga
     # every attempted click is a board move, except at most one new-game click (the face) per game
     assert game_clicks <= summary["clicks_attempted"] <= game_clicks + GAMES_PER_SKIN
 
-    recording = read_recording(tmp_path / "rec")
     assert [g.result for g in recording.games] == results
     assert check_replay(tmp_path / "rec", game) == summary["decisions"]
