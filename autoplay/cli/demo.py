@@ -59,7 +59,6 @@ def run(args: argparse.Namespace) -> int:
     replay = [sys.executable, "-m", "autoplay", "replay", str(record), "--skin", args.game, "--out", str(annotated)]
     replay_code = subprocess.call(replay, env={**os.environ, "PYTHONPATH": package_root},
                                   stdout=subprocess.DEVNULL)
-    print(f"recording: {record}")
     if replay_code in (0, 1) and annotated.is_dir():
         print(f"annotated pictures: {annotated}")
     else:

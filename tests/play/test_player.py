@@ -6,6 +6,7 @@ from functools import partial
 
 import pytest
 
+from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.control.mouse import Mouse
 from autoplay.control.window import WindowMovedError
@@ -15,7 +16,6 @@ from autoplay.play.recorder import Recorder
 from autoplay.play.session import play_session
 from autoplay.replay.recording import read_recording
 from autoplay.solver import Move, choose_move
-from autoplay.board.model import Board
 
 from tests.play.fakes import FakeBackend, FakeDecoded, FakeTable
 
