@@ -21,6 +21,7 @@ from pathlib import Path
 from autoplay.control.games import launch_game
 from autoplay.control.xserver import VirtualDisplay
 from autoplay.sim.stats import percentile, wilson_interval
+from report import emit  # benchmarks/report.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 PHASES = ("capture", "settle", "decode", "solve", "click")
@@ -98,11 +99,7 @@ def main() -> int:
     ]
     if errors:
         lines.append("Aborted sessions: " + "; ".join(sorted(set(errors)))[:600])
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "a", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+    emit("\n".join(lines) + "\n", args.out)
     return 0
 
 

@@ -15,6 +15,7 @@ import time
 from autoplay.board.rules import PRESETS, Rules
 from autoplay.cli.progress import Progress
 from autoplay.sim.runner import GameSpec, run_games, summarise
+from report import emit  # benchmarks/report.py, beside this script
 
 START_CELL = {"safe": "corner (0,0)", "zero": "(3,3)", "none": "corner (0,0)"}
 
@@ -61,12 +62,7 @@ def main() -> int:
                 row += f" ({s.errors} aborted)"
             lines.append(row)
             print(row, flush=True)
-    text = "\n".join(lines) + "\n"
-    print()
-    print(text)
-    if args.out:
-        with open(args.out, "a", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+    emit("\n".join(lines) + "\n", args.out)
     return 0
 
 
