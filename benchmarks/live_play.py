@@ -2,7 +2,9 @@
 
 Usage: python benchmarks/live_play.py --game gnome-mines --games 50 [--preset expert] [--out F.md]
 Starts its own Xvfb and game and runs the documented command `autoplay play --json` against it, so the
-numbers are those a user gets.  A session that stops (e.g. a cell the skin cannot read) counts as one
+numbers are those a user gets.  Every session is recorded (--record-root) and then audited: every board read
+during play is compared with the layout each game revealed at its end (`autoplay replay REC --audit`), which
+counts misreads without human labels.  A session that stops (e.g. a cell the skin cannot read) counts as one
 aborted game; the game is relaunched and play continues until --games games have ended.  Compare the win
 rate with the simulated rate under the same first-click rule (benchmarks/win_rates.py --rules zero).
 """
@@ -27,8 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PHASES = ("capture", "settle", "decode", "solve", "click")
 
 
-def play_until(game: str, preset: str, games: int, extra: list[str]) -> tuple[list[dict], list[str], dict]:
-    """Finished games (per-game dicts), the errors of aborted sessions, and summed click counts."""
+def play_until(game: str, preset: str, games: int, extra: list[str],
+               record_root: Path) -> tuple[list[dict], list[str], dict, list[Path]]:
+    """Finished games (per-game dicts), the errors of aborted sessions, summed click counts, the recordings."""
+    recordings: list[Path] = []
     finished: list[dict] = []
     errors: list[str] = []
     clicks = {"attempted": 0, "refused": 0}
@@ -37,8 +41,10 @@ def play_until(game: str, preset: str, games: int, extra: list[str]) -> tuple[li
         while len(finished) + len(errors) < games:
             left = games - len(finished) - len(errors)
             with launch_game(game, server.name, preset=preset) as running:
+                recordings.append(record_root / f"session-{len(recordings) + 1}")
                 cmd = [sys.executable, "-m", "autoplay", "play", "--skin", game, "--games", str(left), "--json",
-                       "--display", server.name, "--mines", str(running.mines), *extra]
+                       "--display", server.name, "--mines", str(running.mines), "--record", str(recordings[-1]),
+                       *extra]
                 proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
             if proc.stdout.strip():  # the summary of the games that ended, also after an early stop
                 data = json.loads(proc.stdout)
@@ -51,7 +57,27 @@ def play_until(game: str, preset: str, games: int, extra: list[str]) -> tuple[li
                 print(f"session stopped: {message}", file=sys.stderr)
                 if proc.returncode not in (2, 3):  # only misreads are worth retrying; anything else is a fault
                     break
-    return finished, errors, clicks
+    return finished, errors, clicks, recordings
+
+
+def audit(recordings: list[Path]) -> dict:
+    """Misread audit summed over the sessions' recordings."""
+    from autoplay.replay.audit import AuditReport, audit_recording
+    from autoplay.replay.recording import read_recording
+
+    total = AuditReport()
+    for path in recordings:
+        if not (path / "decisions.jsonl").is_file():
+            continue
+        report = audit_recording(read_recording(path))
+        total.games += report.games
+        total.boards += report.boards
+        total.cells += report.cells
+        total.certain_moves += report.certain_moves
+        total.unverifiable += [f"{path.name} {u}" for u in report.unverifiable]
+        total.misreads += report.misreads
+        total.wrong_moves += report.wrong_moves
+    return total.to_dict()
 
 
 def main() -> int:
@@ -62,13 +88,18 @@ def main() -> int:
     ap.add_argument("--settle", help="passed to autoplay play --settle")
     ap.add_argument("--out", help="append the markdown table to this file as well")
     ap.add_argument("--json-out", help="write every finished game's numbers here")
+    ap.add_argument("--record-root", type=Path, help="folder for the sessions' recordings "
+                    "(default runs/live-GAME-TIMESTAMP)")
     args = ap.parse_args()
 
     started = time.time()
     extra = ["--settle", args.settle] if args.settle else []
-    games, errors, clicks = play_until(args.game, args.preset, args.games, extra)
+    record_root = args.record_root or ROOT / "runs" / f"live-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    games, errors, clicks, recordings = play_until(args.game, args.preset, args.games, extra, record_root)
+    audited = audit(recordings)
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps({"games": games, "aborted": errors, "clicks": clicks}, indent=2))
+        Path(args.json_out).write_text(json.dumps({"games": games, "aborted": errors, "clicks": clicks,
+                                                   "audit": audited}, indent=2))
     wins = sum(g["result"] == "won" for g in games)
     ended = sum(g["result"] in ("won", "lost") for g in games)
     low, high = wilson_interval(wins, ended) if ended else (0.0, 0.0)
@@ -96,7 +127,16 @@ def main() -> int:
         "",
         "Mean milliseconds per decision: " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items())
         + f" ({decisions} decisions, {moves} moves).",
+        "",
+        f"Misread audit (every board read during play against the layout each game revealed at its end): "
+        f"{audited['games_audited']} games, {audited['boards']} boards, {audited['cells']} cells read, "
+        f"{audited['certain_moves']} certain moves: **{audited['misreads']} misread cells, "
+        f"{audited['wrong_certain_moves']} wrong certain moves**"
+        + (f"; {audited['games_unverifiable']} games without a usable end" if audited['games_unverifiable'] else "")
+        + f". Recordings: `{record_root.relative_to(ROOT) if record_root.is_relative_to(ROOT) else record_root}`.",
     ]
+    if audited["examples"]:
+        lines.append("Audit findings: " + "; ".join(audited["examples"]))
     if errors:
         lines.append("Aborted sessions: " + "; ".join(sorted(set(errors)))[:600])
     emit("\n".join(lines) + "\n", args.out)

@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "screenshots (name order) or a recording folder from 'autoplay play' (it has decisions.jsonl). Prints "
         "the chosen move per frame and writes one annotated PNG per frame. For a recording each recomputed "
         "decision is compared with the recorded one. Unreadable frames are reported and skipped.",
-        epilog="exit codes: 0 all frames fine; 1 some recorded decision or board was not reproduced; "
+        epilog="exit codes: 0 all frames fine; 1 some recorded decision or board was not reproduced (with --audit: "
+        "some cell was misread); "
         "3 some frame could not be read or solved (takes precedence); 2 bad recording.\n"
         "example: autoplay replay runs/demo-1200 --out /tmp/annotated",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -33,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mines", type=int, help="total mine count when neither the recording nor the screen shows it")
     p.add_argument("--time-limit", type=float, help="solver seconds per decision (default: the recording's, else 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object (frames and summary) instead of text")
+    p.add_argument("--audit", action="store_true",
+                   help="for a recording: compare every board read during play with the layout each game showed at "
+                   "its end (all mines on a loss, all safe cells on a win) and list misread cells; no decoding")
     p.set_defaults(func=run)
 
 
@@ -53,7 +57,26 @@ def _frame_line(outcome) -> str:
     return text
 
 
+def run_audit(args: argparse.Namespace) -> int:
+    """Misread audit of a recording: exit 0 when every read cell and certain move agrees with the truth."""
+    from autoplay.replay.audit import audit_recording
+    from autoplay.replay.recording import read_recording
+
+    report = audit_recording(read_recording(args.path))
+    if args.json:
+        print(json.dumps(report.to_dict()))
+    else:
+        print(f"{report.games} game(s) audited ({len(report.unverifiable)} without a usable end), "
+              f"{report.boards} boards, {report.cells} cells read, {report.certain_moves} certain moves: "
+              f"{len(report.misreads)} misread cell(s), {len(report.wrong_moves)} wrong certain move(s)")
+        for line in report.to_dict()["examples"] + report.unverifiable[:5]:
+            print("  " + line)
+    return 0 if report.clean else EXIT_MISMATCH
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.audit:
+        return run_audit(args)
     from autoplay.cli.progress import Progress
     from autoplay.replay.runner import Replayer, VisionDecoder
     from autoplay.replay.sources import collect_frames

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board
+from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
@@ -78,12 +79,13 @@ class GameResult:
     rereads: int = 0
     last_was_guess: bool = False  # a loss after a certain move means a misread (or a bug), never bad luck
     timing: dict[str, float] = field(default_factory=dict)  # summed seconds per phase
+    final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
 
     def to_dict(self) -> dict[str, Any]:
         return {"result": self.result, "seconds": round(self.seconds, 4), "decisions": self.decisions,
                 "moves": self.moves, "clicks": self.clicks, "guesses": self.guesses, "retries": self.retries,
                 "rereads": self.rereads, "last_was_guess": self.last_was_guess,
-                "timing": {k: round(v, 6) for k, v in self.timing.items()}}
+                "timing": {k: round(v, 6) for k, v in self.timing.items()}, "final_board": self.final_board}
 
 
 class _Timed:
@@ -253,6 +255,7 @@ class _GameInProgress:
         state = shown_state(decoded)
         if state in FINISHED:
             self.result.result = state
+            self.result.final_board = format_board(decoded.board)
             return
         if not getattr(decoded, "readable", True) or self.player.grid is None:
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))

@@ -1,12 +1,16 @@
 """Writing a session to disk in the format ``autoplay replay`` reads (see autoplay.replay.recording).
 
-Frames are PNGs with light compression: a recording must not slow play down
-much, and the frames must stay pixel-exact so replay decodes the same board.
+Frames are PNGs with light compression, so they stay pixel-exact and replay
+decodes the same board.  Encoding one expert frame still costs ~20 ms, about a
+third of a decision, so frames are written by one background thread (OpenCV
+releases the GIL while encoding); ``close()`` waits for the last of them, and a
+failed write surfaces at the next call instead of being lost.
 """
 
 from __future__ import annotations
 
 import json
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -41,6 +45,8 @@ class Recorder:
             **session,
         }
         self._frames = len(list((self.root / FRAMES_DIR).glob("*.png")))
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recorder")
+        self._pending: list[Future[None]] = []
         self._write_session()
 
     def frame(self, image: np.ndarray, tag: str = "") -> str:
@@ -48,13 +54,20 @@ class Recorder:
 
         ``tag`` marks frames that are not decisions (e.g. "unreadable"), for calibration.
         """
-        import cv2
-
+        self._check_writes()
         self._frames += 1
         name = f"{FRAMES_DIR}/{self._frames:06d}{'-' + tag if tag else ''}.png"
-        if not cv2.imwrite(str(self.root / name), image, [cv2.IMWRITE_PNG_COMPRESSION, 1]):
-            raise ControlError(f"cannot write {self.root / name}")
+        self._pending.append(self._writer.submit(_write_png, self.root / name, image))
         return name
+
+    def _check_writes(self, wait: bool = False) -> None:
+        """Raise the first failed frame write; with ``wait``, after all pending writes finished."""
+        pending, self._pending = self._pending, []
+        for future in pending:
+            if wait or future.done():
+                future.result()
+            else:
+                self._pending.append(future)
 
     def decision(self, game: int, frame: str, board: Board, grid: dict[str, Any] | None, moves: list[Any],
                  guess: bool, reason: str, state: str, timing: dict[str, float]) -> None:
@@ -70,6 +83,10 @@ class Recorder:
         self._append({"type": "game", "game": game, "result": result, **details})
 
     def close(self, **summary: Any) -> None:
+        try:
+            self._check_writes(wait=True)
+        finally:
+            self._writer.shutdown(wait=True)
         self.session.update(summary)
         self.session["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self._write_session()
@@ -81,3 +98,10 @@ class Recorder:
 
     def _write_session(self) -> None:
         (self.root / SESSION_FILE).write_text(json.dumps(self.session, indent=2) + "\n", encoding="utf-8")
+
+
+def _write_png(path: Path, image: np.ndarray) -> None:
+    import cv2
+
+    if not cv2.imwrite(str(path), image, [cv2.IMWRITE_PNG_COMPRESSION, 1]):
+        raise ControlError(f"cannot write {path}")
