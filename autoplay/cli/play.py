@@ -21,7 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--record", metavar="DIR", help="save every frame and decision for 'autoplay replay'")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--dry-run", action="store_true", help="decode and print the next move without clicking")
-    p.add_argument("--window-class", help="WM_CLASS of the game window (default: from the skin)")
+    p.add_argument("--window-class", help="WM_CLASS of the game window (default: from the skin; when "
+                   "no window matches, the skin's board is looked for on the whole screen)")
     p.add_argument("--title", help="part of the game window's title (default: from the skin)")
     p.add_argument("--display", help="X display to play on (default: $DISPLAY)")
     p.add_argument("--mines", type=int, help="total mines, when the skin cannot tell from the board size")
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     skin = load_skin(args.skin)
     wm_class = args.window_class or skin.window.get("wm_class") or (None if args.title else args.skin)
     title = args.title or (None if args.window_class else skin.window.get("title"))
-    window, screen, mouse = connect(display, wm_class, title, timeout=args.wait_window)
+    window, screen, mouse = connect(display, wm_class, title, timeout=args.wait_window, skin=skin)
     recorder = None
     if args.record:
         recorder = Recorder(args.record, skin.name, skin.rules, display=display, mines=args.mines,

@@ -15,7 +15,7 @@ import numpy as np
 
 from autoplay.control.capture import grab, screen_size
 from autoplay.control.mouse import Mouse, Rect
-from autoplay.control.window import Window, find_window
+from autoplay.control.window import Window, find_window, list_windows
 from autoplay.errors import ControlError
 from autoplay.play.player import FINISHED, Player, board_rect_on_screen, shown_state
 
@@ -45,13 +45,41 @@ class LiveScreen:
 
 
 def connect(display: str | None, wm_class: str | None, title: str | None,
-            timeout: float = 0.0) -> tuple[Window, LiveScreen, Mouse]:
-    """Find the game window and build the screen and the guarded mouse for it."""
-    if not (wm_class or title):
-        raise ControlError("the skin names no window; pass --window-class or --title")
-    window = find_window(display, wm_class, title, timeout=timeout)
+            timeout: float = 0.0, skin: Any = None) -> tuple[Window, LiveScreen, Mouse]:
+    """Find the game window and build the screen and the guarded mouse for it.
+
+    When no window has the expected class or title (a renamed build, a clone
+    without WM_CLASS), the board itself is looked for on the whole screen and
+    the topmost window around it is played, if a skin is given to look with.
+    """
+    try:
+        if not (wm_class or title):
+            raise ControlError("the skin names no window; pass --window-class or --title")
+        window = find_window(display, wm_class, title, timeout=timeout)
+    except ControlError as missing:
+        if skin is None:
+            raise
+        window = window_showing_board(display, skin, missing)
     mouse = Mouse.for_display(display, screen_size(display))
     return window, LiveScreen(window, display), mouse
+
+
+def window_showing_board(display: str | None, skin: Any, missing: ControlError) -> Window:
+    """The topmost window that holds a board of ``skin`` somewhere on the whole screen."""
+    from autoplay.errors import UnreadableBoardError
+    from autoplay.vision import locate_grid
+
+    width, height = screen_size(display)
+    try:
+        grid = locate_grid(grab((0, 0, width, height), display), skin)
+    except UnreadableBoardError:
+        raise ControlError(f"{missing}, and no {skin.name} board is visible on the screen") from None
+    x0, y0, x1, y1 = grid.rect
+    around = [w for w in list_windows(display)
+              if w.x <= x0 and w.y <= y0 and x1 <= w.x + w.width and y1 <= w.y + w.height]
+    if not around:
+        raise ControlError(f"{missing}; a {skin.name} board is on the screen at {grid.rect}, but in no window")
+    return around[-1]  # stacking order: the last one is on top
 
 
 def vision_decoder(skin: Any, mines: int | None) -> Callable[[np.ndarray, Any], Any]:

@@ -61,3 +61,14 @@ def test_play_without_a_window_is_a_one_line_error(display):
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode in (1, 4)  # 4: no window; 1: skin missing (then the e2e game test fails loudly)
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_a_window_nobody_named_is_found_by_its_board(display, tmp_path):
+    """No window has the class asked for: the board is found on the screen and its window played (dry run)."""
+    env = {**os.environ, "DISPLAY": display, "PYTHONPATH": str(ROOT)}
+    with launch_game("xdemineur", display, preset="expert", workdir=tmp_path) as game:
+        proc = subprocess.run([sys.executable, "-m", "autoplay", "play", "--skin", "xdemineur", "--display", display,
+                               "--window-class", "no-such-game", "--dry-run", "--mines", str(game.mines)],
+                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("next: ") and ("reveal" in proc.stdout or "flag" in proc.stdout)
