@@ -22,6 +22,10 @@ from autoplay.solver.position import Position
 MAX_LAYOUTS = 1000
 
 
+#: Rounding room when a branch is cut because it cannot beat the best one.
+_SLACK = 1e-9
+
+
 class SearchTimeout(Exception):
     """The tree search ran out of time; the caller keeps its heuristic guess."""
 
@@ -118,7 +122,7 @@ class EndgameSearch:
         undetermined = union & ~inter
         free = self.all_bits & ~union & ~revealed  # safe in every layout and not yet revealed
         if free and not root:
-            value = self._reveal_free(layouts, revealed, free)
+            value = self._reveal_free(layouts, revealed, free, undetermined)
             self.memo[key] = value
             return value, -1
         if not undetermined:
@@ -145,17 +149,32 @@ class EndgameSearch:
             for s in layouts:
                 if not s & b:
                     parts.setdefault((s & around).bit_count(), []).append(s)
-            value = sum(len(p) * self._value(tuple(p), revealed | b)[0] for p in parts.values()) / total
-            if value > best:
-                best, best_cell = value, k
+            # each part is worth at most its size: stop once the rest cannot lift this cell above the best
+            won = 0.0
+            left = total - mined
+            for p in parts.values():
+                if won + left < best * total - _SLACK:
+                    break
+                won += len(p) * self._value(tuple(p), revealed | b)[0]
+                left -= len(p)
+            else:
+                value = won / total
+                if value > best:
+                    best, best_cell = value, k
         self.memo[key] = best
         return best, best_cell
 
-    def _reveal_free(self, layouts: tuple[int, ...], revealed: int, free: int) -> float:
-        """Reveal every certainly-safe cell at once and average over what their numbers show."""
-        cells = [k for k in range(len(self.cells)) if free >> k & 1]
+    def _reveal_free(self, layouts: tuple[int, ...], revealed: int, free: int, undetermined: int) -> float:
+        """Reveal every certainly-safe cell at once and average over what their numbers show.
+
+        Only the undetermined cells around a free cell can change its number, so cells seeing none of them
+        are skipped and cells seeing the same ones are read once: the split of the layouts is the same.
+        """
+        seen = {self.around[k] & undetermined for k in range(len(self.cells)) if free >> k & 1}
+        seen.discard(0)
+        masks = sorted(seen)
         parts: dict[tuple[int, ...], list[int]] = {}
         for s in layouts:
-            parts.setdefault(tuple((s & self.around[k]).bit_count() for k in cells), []).append(s)
+            parts.setdefault(tuple((s & m).bit_count() for m in masks), []).append(s)
         now = revealed | free
         return sum(len(p) * self._value(tuple(p), now)[0] for p in parts.values()) / len(layouts)

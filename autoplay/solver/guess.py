@@ -42,6 +42,8 @@ MAX_OFF_FRONTIER = 3
 #: Weight of "this guess makes some cell certain" on top of the two-move survival chance: progress
 #: keeps paying after the next move, which the two-move horizon does not see.
 PROGRESS_BONUS = 0.1
+#: Slack for float rounding when the look-ahead gives up on a candidate that cannot win.
+_MARGIN = 1e-6
 #: Share of the remaining time the endgame search may use before the heuristic takes over.
 ENDGAME_SHARE = 0.6
 #: Skip the search when listing the layouts would walk more frontier assignments than this.
@@ -58,9 +60,11 @@ class Scored:
     progress: float = -1.0
     expected_safe: float = -1.0
 
+    def score(self) -> float:
+        return self.survive_two + PROGRESS_BONUS * self.progress
+
     def key(self) -> tuple[float, float, float]:
-        score = self.survive_two + PROGRESS_BONUS * self.progress
-        return (round(score, 9), round(self.expected_safe, 9), self.safety)
+        return (round(self.score(), 9), round(self.expected_safe, 9), self.safety)
 
 
 def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[int, float, str]:
@@ -85,7 +89,7 @@ def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[
     for index in candidates:
         if time.perf_counter() > deadline:
             break
-        entry = _look_ahead(pos, analysis, mines, index, risk[index], deadline)
+        entry = _look_ahead(pos, analysis, mines, index, risk[index], deadline, beat=best.score())
         if entry is None:
             break
         scored += 1
@@ -174,9 +178,19 @@ def _candidates(pos: Position, risk: dict[int, float]) -> list[int]:
 
 
 def _look_ahead(
-    pos: Position, analysis: Analysis, mines: int | None, index: int, p_mine: float, deadline: float
+    pos: Position,
+    analysis: Analysis,
+    mines: int | None,
+    index: int,
+    p_mine: float,
+    deadline: float,
+    beat: float | None = None,
 ) -> Scored | None:
-    """Score one candidate by every number it could show; None when the deadline passed mid-way."""
+    """Score one candidate by every number it could show; None when the deadline passed mid-way.
+
+    With ``beat``, scoring stops as soon as the outcomes still to come cannot lift the score to ``beat``
+    (each can add at most its chance times ``1 + PROGRESS_BONUS``); the partial, losing score is returned.
+    """
     nbrs = neighbour_table(pos.rows, pos.cols)[index]
     known = set(pos.known_mines)
     unknown = set(pos.unknown)
@@ -185,6 +199,8 @@ def _look_ahead(
     survive_two = Fraction(0)
     progress = Fraction(0)
     expected_safe = Fraction(0)
+    seen = Fraction(0)
+    safety = 1.0 - p_mine
     for value in range(base, base + hidden + 1):
         if time.perf_counter() > deadline:
             return None
@@ -202,4 +218,9 @@ def _look_ahead(
             expected_safe += chance * opened
         else:
             survive_two += chance * Fraction(1 - after.lowest_probability())
+        if beat is not None:
+            seen += chance
+            ceiling = float(survive_two + PROGRESS_BONUS * progress) + (1 + PROGRESS_BONUS) * (safety - float(seen))
+            if ceiling < beat - _MARGIN:
+                break
     return Scored(index, 1.0 - p_mine, float(survive_two), float(progress), float(expected_safe))
