@@ -21,6 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mines", type=int, help="total mines in the game (overrides the file's header)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the grid")
     p.add_argument("--time-limit", type=float, default=1.0, help="seconds for the decision (default: 1)")
+    p.add_argument("--explain", action="store_true",
+                   help="say why each move is made: the smallest set of numbers forcing a certain move (its "
+                   "'pieces of information' and pattern name), or a guess's odds against the runners-up; with "
+                   "--json each move gets an 'explanation' object")
     p.set_defaults(func=run)
 
 
@@ -38,16 +42,36 @@ def run(args: argparse.Namespace) -> int:
         board = board.with_mines(args.mines)
     analysis = analyze(board, deadline=time.perf_counter() + args.time_limit / 2)
     decision = choose_move(board, time_limit=args.time_limit)
+    explanations = None
+    if args.explain:
+        from autoplay.insight import explain_decision
+
+        explanations = explain_decision(board, decision)
     if args.json:
-        print(json.dumps(_as_json(analysis, decision)))
+        print(json.dumps(_as_json(analysis, decision, explanations)))
     else:
         sys.stdout.write(_as_text(board, analysis, decision))
+        if explanations:
+            from autoplay.insight import format_explanations
+
+            print("why:")
+            print(format_explanations(explanations, limit=EXPLAINED_LINES))
     return 0
 
 
-def _as_json(analysis, decision) -> dict:
+#: Explanations printed as text; the rest are counted (a cascade can certify dozens of cells at once).
+EXPLAINED_LINES = 40
+
+
+def _as_json(analysis, decision, explanations=None) -> dict:
+    """The JSON contract; explanations (``--explain``) add an ``explanation`` object to each move, nothing else."""
+    why = {(e.action, e.row, e.col): e.to_dict() for e in explanations or []}
+
     def move_dict(m) -> dict:
-        return {"action": m.action, "row": m.row, "col": m.col, "probability": m.probability}
+        out = {"action": m.action, "row": m.row, "col": m.col, "probability": m.probability}
+        if explanations is not None:
+            out["explanation"] = why.get((m.action, m.row, m.col))
+        return out
 
     return {
         "rows": analysis.rows,

@@ -98,7 +98,7 @@ def describe(move: Move, proof: Proof, numbers: list[Cited], pattern: str | None
         parts.append("the mine count")
     pieces = f"{proof.pieces} piece{'s' if proof.pieces != 1 else ''} of information"
     label = f" by {pattern}" if pattern else ""
-    return f"{head}{label} — {pieces}: {'; '.join(parts)}"
+    return f"{head}{label} - {pieces}: {'; '.join(parts)}"
 
 
 def _number_text(n: Cited) -> str:

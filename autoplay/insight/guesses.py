@@ -54,7 +54,7 @@ class GuessReport:
         c = self.chosen
         others = ", ".join(f"({r.row},{r.col}) {r.probability:.3f}" for r in self.runners_up)
         tail = f"; runners-up {others}" if others else ""
-        return f"reveal ({c.row},{c.col}): guess, mine probability {c.probability:.3f} — {self.why}{tail}"
+        return f"reveal ({c.row},{c.col}): guess, mine probability {c.probability:.3f} - {self.why}{tail}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"probability": round(self.chosen.probability, 6), "policy": self.policy, "why": self.why,
