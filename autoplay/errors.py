@@ -61,3 +61,9 @@ class ControlError(AutoplayError):
     """The game window or the mouse could not be driven safely (exit code 4)."""
 
     exit_code = 4
+
+
+class UsageError(AutoplayError):
+    """A command-line option with a value the command cannot use (exit code 2, like argparse's own errors)."""
+
+    exit_code = 2

@@ -20,6 +20,8 @@ COMMANDS = [
     "autoplay.cli.solve",
     "autoplay.cli.simulate",
     "autoplay.cli.analyze",
+    "autoplay.cli.grade",
+    "autoplay.cli.generate",
     "autoplay.cli.replay",
     "autoplay.cli.decode",
     "autoplay.cli.calibrate",
