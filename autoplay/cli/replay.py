@@ -51,10 +51,12 @@ def _frame_line(outcome) -> str:
     """One line per frame: the move (or why there is none), then any problem."""
     if outcome.status == "failed":
         return f"{outcome.name}: FAILED: {outcome.problems[0]}"
+    from autoplay.insight.record import explanation_lines
+
     text = f"{outcome.name}: {outcome.move_text if outcome.decision is not None else 'game over'}"
     if outcome.problems:
         text += "  MISMATCH: " + "; ".join(outcome.problems)
-    return text
+    return "\n".join([text] + [f"    why: {line}" for line in explanation_lines(outcome.explanation)])
 
 
 def run_audit(args: argparse.Namespace) -> int:

@@ -217,9 +217,11 @@ class Player:
             return
         grid = self.grid.to_dict() if hasattr(self.grid, "to_dict") else None
         if self.recorder is not None:
+            from autoplay.insight.record import explanation_record
+
             name = self.recorder.frame(frame)
             self.recorder.decision(number, name, decoded.board, grid, list(decision.moves), bool(decision.guess),
-                                   decision.reason, state, timing)
+                                   decision.reason, state, timing, explanation_record(decoded.board, decision))
         if self.on_decision is not None:
             self.on_decision({"game": number, "moves": list(decision.moves), "guess": bool(decision.guess),
                               "reason": decision.reason, "board": decoded.board})

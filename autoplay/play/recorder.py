@@ -70,13 +70,17 @@ class Recorder:
                 self._pending.append(future)
 
     def decision(self, game: int, frame: str, board: Board, grid: dict[str, Any] | None, moves: list[Any],
-                 guess: bool, reason: str, state: str, timing: dict[str, float]) -> None:
-        self._append({
+                 guess: bool, reason: str, state: str, timing: dict[str, float],
+                 explanation: list[dict[str, Any]] | None = None) -> None:
+        record = {
             "type": "decision", "game": game, "frame": frame, "board": format_board(board), "grid": grid,
             "moves": [{"action": m.action, "row": m.row, "col": m.col, "probability": m.probability} for m in moves],
             "guess": guess, "reason": reason, "state": state,
             "timing": {k: round(v, 6) for k, v in timing.items()},
-        })
+        }
+        if explanation is not None:
+            record["explanation"] = explanation
+        self._append(record)
 
     def game(self, game: int, result: str, **details: Any) -> None:
         self.session["games"] = game

@@ -11,7 +11,9 @@ On-disk format (written by :mod:`autoplay.play`; keep both sides in step)::
          "board": "<board text, with a mines=N header when known>",
          "grid": {...Grid.to_dict()...},
          "moves": [{"action": "reveal"|"flag"|..., "row": R, "col": C, "probability": P|null}, ...],
-         "guess": true|false, "reason": "...", "state": "playing", "timing": {...}}
+         "guess": true|false, "reason": "...", "state": "playing", "timing": {...},
+         "explanation": [{"action": ..., "row": R, "col": C, "kind": "certain"|"guess"|"first",
+                          "text": "...", ...}, ...]}   (optional: why each move was made, see autoplay.insight)
         {"type": "game", "game": 1, "result": "won"|"lost"|..., ...}
 
 Paths inside the recording are relative to DIR.  Unknown keys are ignored so
@@ -68,6 +70,7 @@ class RecordedDecision:
     state: str | None
     timing: dict[str, Any]
     line: int
+    explanation: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,7 @@ def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> R
         raise RecordingFormatError(str(exc)) from None
     grid = obj.get("grid")
     moves = _need(obj, "moves", list, where)
+    explanation = obj.get("explanation")
     return RecordedDecision(
         game=int(obj.get("game", 0)),
         frame=root / frame,
@@ -170,6 +174,7 @@ def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> R
         state=obj.get("state"),
         timing=dict(obj.get("timing") or {}),
         line=line,
+        explanation=explanation if isinstance(explanation, list) else None,
     )
 
 

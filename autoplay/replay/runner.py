@@ -79,6 +79,7 @@ class FrameOutcome:
     decision: Any = None
     problems: list[str] = field(default_factory=list)
     annotated: Path | None = None
+    explanation: list[dict[str, Any]] | None = None
 
     @property
     def move_text(self) -> str:
@@ -95,6 +96,7 @@ class FrameOutcome:
             "decision": decision_to_dict(self.decision),
             "problems": self.problems,
             "annotated": str(self.annotated) if self.annotated else None,
+            "explanation": self.explanation,
         }
 
 
@@ -196,6 +198,8 @@ class Replayer:
                 outcome.decision = decide_move(board, board.mines, self.rules, self.time_limit)
                 if recorded is not None:
                     outcome.problems += decision_differences(recorded, outcome.decision)
+                if recorded is not None:
+                    outcome.explanation = self._explanation(recorded, board, outcome.decision)
                 analysis = self._analysis(board, outcome.decision)
             if outcome.problems:
                 outcome.status = "mismatch"
@@ -205,6 +209,15 @@ class Replayer:
             outcome.status = "failed"
             outcome.problems.append(str(exc))
         return outcome
+
+    @staticmethod
+    def _explanation(recorded: RecordedDecision, board: Board, decision: Any) -> list[dict[str, Any]] | None:
+        """What the recording says about why; decisions recorded before explanations existed are explained now."""
+        if recorded.explanation is not None:
+            return recorded.explanation
+        from autoplay.insight.record import explanation_record
+
+        return explanation_record(board, decision)
 
     def _analysis(self, board: Board, decision: Any) -> Any:
         """The probabilities to paint; cheap deductions decide without them, so compute them then."""

@@ -115,7 +115,9 @@ def test_recording_mismatch_is_reported_with_exit_code_1(tmp_path, capsys):
     replayed = ", ".join(f"{m.action} ({m.row},{m.col})" for m in sorted(
         expected_moves("expert_mid8"), key=lambda m: (m.row, m.col, m.action)))
     assert f"MISMATCH: decision differs: recorded reveal (0,0); replayed {replayed}" in out
-    assert out.splitlines()[1].startswith("000002: ") and "1 mismatched" in out
+    frames = [line for line in out.splitlines() if not line.startswith("    why: ")]  # explanation lines
+    assert frames[1].startswith("000002: ") and "1 mismatched" in out
+    assert "    why: " in out
 
 
 def test_single_screenshot_goes_to_replay_out_by_default(tmp_path, capsys, monkeypatch):
