@@ -145,18 +145,25 @@ def _risks(analysis: Analysis) -> dict[int, float]:
 
 
 def _dead_fifty_fifty(analysis: Analysis, risk: dict[int, float]) -> int | None:
-    """A two-cell component holding one mine whose cells see no other unknown cell."""
+    """One cell of a pair that holds exactly one mine and that nothing can ever tell apart.
+
+    A number seeing just the two cells and needing one mine makes the pair a 50/50.  It is dead when
+    the two cells are interchangeable for everything still to come: every number and every unknown
+    cell that touches one of them touches both, so no reveal, count or deduction can favour either.
+    """
     pos = analysis.position
     assert pos is not None
     nbrs = neighbour_table(pos.rows, pos.cols)
     unknown = set(pos.unknown)
-    for comp in analysis.components:
-        if len(comp.cells) != 2 or comp.mine_counts.keys() != {1}:
+    for con in pos.constraints:
+        if len(con.unknowns) != 2 or con.mines != 1:
             continue
-        a, b = (r * pos.cols + c for r, c in comp.cells)
-        if risk[a] != 0.5 or risk[b] != 0.5:
+        a, b = con.unknowns
+        if any((a in other.unknowns) != (b in other.unknowns) for other in pos.constraints):
             continue
-        if all(j == b for j in nbrs[a] if j in unknown) and all(j == a for j in nbrs[b] if j in unknown):
+        around_a = {j for j in nbrs[a] if j in unknown and j != b}
+        around_b = {j for j in nbrs[b] if j in unknown and j != a}
+        if around_a == around_b:
             return min(a, b)
     return None
 

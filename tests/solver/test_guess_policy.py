@@ -40,6 +40,24 @@ def test_unavoidable_fifty_fifty_is_taken_before_safer_cells():
     assert "50/50" in decision.reason
 
 
+def test_fifty_fifty_seen_only_in_pairs_is_taken_before_safer_cells():
+    # (1,1)/(1,2) hold one mine; the unknown cells below see both of them and every number sees both,
+    # so nothing can ever tell them apart although they are not isolated.  The six cells of the
+    # bottom two rows hold one mine (1/6 each) and are safer, yet the 50/50 goes first.
+    board = Board.from_rows(["F33F", "F..F", "F..F", "...."], mines=8)
+    decision = choose_move(board)
+    move = decision.moves[0]
+    assert decision.guess and (move.row, move.col) in {(1, 1), (1, 2)}
+    assert "50/50" in decision.reason
+
+
+def test_fifty_fifty_that_a_reveal_can_split_is_not_forced():
+    # as above, but (2,3) is unknown and sees only (1,2): revealing it can settle the pair
+    board = Board.from_rows(["F33F", "F..F", "F...", "...."], mines=8)
+    decision = choose_move(board)
+    assert "50/50" not in decision.reason
+
+
 def test_lowest_probability_is_preferred_over_a_riskier_frontier():
     # the three cells around the 1 hold a mine (1/3 each); the 16 others share one mine (1/16 each)
     board = Board.from_rows(["1.........", ".........."], mines=2)
