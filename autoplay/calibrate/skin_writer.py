@@ -11,6 +11,7 @@ import numpy as np
 
 from autoplay.board.rules import Rules
 from autoplay.calibrate.toml_writer import dumps
+from autoplay.vision.counter import CounterSpec, glyph_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE
 
 #: File-name stems for cell characters that cannot appear in file names comfortably.
@@ -36,15 +37,17 @@ class SkinSettings:
     mines: dict[str, int] = field(default_factory=dict)  # "ROWSxCOLS" -> total mines
     patch_size: int = DEFAULT_SIZE
     inset: float = DEFAULT_INSET
+    counter: tuple[str, tuple[int, int, int, int], str] | None = None  # anchor, box, format of a mine counter
 
 
 def write_skin(root: Path, name: str, templates: dict[str, tuple[str, np.ndarray]], settings: SkinSettings,
                max_distance: float, min_confidence: float, label_max_distance: dict[str, float],
-               pitches: list[tuple[float, float]], notes: str = "") -> Path:
+               pitches: list[tuple[float, float]], notes: str = "", counter: CounterSpec | None = None) -> Path:
     """Replace skin ``name`` under ``root`` with ``templates`` (stem -> (label, cell image)); return the TOML path.
 
     ``pitches`` are the cell sizes seen during calibration; the skin accepts
     half the smallest to twice the largest, since many games scale with the window.
+    ``counter`` adds the mine counter's box and glyph pictures.
     """
     template_dir = root / "templates" / name
     if template_dir.exists():
@@ -70,6 +73,14 @@ def write_skin(root: Path, name: str, templates: dict[str, tuple[str, np.ndarray
         "mines": dict(settings.mines),
         "labels": {stem: label for stem, (label, _) in templates.items()},
     }
+    if counter is not None:
+        data["counter"] = {"anchor": counter.anchor, "box": list(counter.box), "format": counter.format}
+        data["counter_glyphs"] = {}
+        for char, vectors in counter.glyphs.items():
+            for i, vector in enumerate(vectors):
+                stem = glyph_stem(char, i)
+                cv2.imwrite(str(template_dir / f"{stem}.png"), glyph_image(vector))
+                data["counter_glyphs"][stem] = char
     path = root / "calibration" / f"{name}.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     header = f"Skin {name!r}, written by 'autoplay calibrate'.\n[labels] maps each templates/{name}/STEM.png to its cell character; fix wrong ones here."
@@ -88,3 +99,9 @@ def numbered_stems(labels: list[str]) -> list[str]:
         stems.append(f"{slug}-{seen.get(slug, 0):02d}")
         seen[slug] = seen.get(slug, 0) + 1
     return stems
+
+
+def glyph_stem(char: str, index: int) -> str:
+    """``glyph-7-00``, ``glyph-slash-00``: file names that survive any file system."""
+    slug = char if char.isalnum() else {"/": "slash", "-": "minus", ":": "colon"}.get(char, f"u{ord(char):04x}")
+    return f"glyph-{slug}-{index:02d}"

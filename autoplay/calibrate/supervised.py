@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from autoplay.board.model import Board
+from autoplay.calibrate.counter_glyphs import calibrate_counter
 from autoplay.calibrate.samples import Samples, cut_cells
 from autoplay.calibrate.skin_writer import SkinSettings, numbered_stems, write_skin
 from autoplay.calibrate.templates import Margins, derive_margins, select_templates
@@ -57,8 +58,8 @@ def calibrate_supervised(images: list[np.ndarray], boards: list[Board], name: st
     chosen_labels = [str(labels[i]) for i in chosen]
     stems = numbered_stems(chosen_labels)
     templates = {stem: (label, samples.crops[i]) for stem, label, i in zip(stems, chosen_labels, chosen)}
+    counter = calibrate_counter(images, boards, grids, *settings.counter).spec if settings.counter else None
     path = write_skin(root, name, templates, settings, margins.max_distance, margins.min_confidence,
-                      margins.label_max_distance,
-                      [g.pitch for g in grids])
+                      margins.label_max_distance, [g.pitch for g in grids], counter=counter)
     counts = {label: chosen_labels.count(label) for label in sorted(set(chosen_labels))}
     return CalibrationResult(path, margins, counts, grids)

@@ -30,11 +30,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--window-title", help="title of the game's window")
     p.add_argument("--new-game-key", help="key that starts a new game, e.g. ctrl+r")
     p.add_argument("--new-game-click", help="what to click for a new game, e.g. face")
+    p.add_argument("--counter", metavar="CORNER:X0,Y0,X1,Y1",
+                   help="where the game's mine counter is: a box in pixels from a corner of the board "
+                        "(top-left, top-right, bottom-left, bottom-right), e.g. top-right:55,35,165,62; its glyphs "
+                        "are learnt from the label boards that carry a mines=N header")
+    p.add_argument("--counter-format", default="{remaining}", metavar="FORMAT",
+                   help="what the counter shows, over {total}, {flags} and {remaining} (total minus flags): "
+                        "'{remaining:03d}' for a Windows-style LED, '{flags}/{total}' for gnome-mines "
+                        "(default: {remaining})")
     p.set_defaults(func=run)
 
 
 def _settings(args: argparse.Namespace):
     from autoplay.board.rules import Rules
+    from autoplay.calibrate.counter_glyphs import parse_counter_option
     from autoplay.calibrate.skin_writer import SkinSettings
     from autoplay.errors import AutoplayError
 
@@ -47,7 +56,9 @@ def _settings(args: argparse.Namespace):
         mines[f"{int(rows)}x{int(cols)}"] = int(count)
     window = {k: v for k, v in (("wm_class", args.window_class), ("title", args.window_title)) if v}
     new_game = {k: v for k, v in (("key", args.new_game_key), ("click", args.new_game_click)) if v}
-    return SkinSettings(rules=Rules(args.first_click, args.win), window=window, new_game=new_game, mines=mines)
+    counter = (*parse_counter_option(args.counter), args.counter_format) if args.counter else None
+    return SkinSettings(rules=Rules(args.first_click, args.win), window=window, new_game=new_game, mines=mines,
+                        counter=counter)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     root = Path(args.out_root) if args.out_root else autoplay_home()
     settings = _settings(args)
     images = [read_image(p) for p in args.images]
+    if not args.labels and args.counter:
+        raise AutoplayError("--counter learns from label boards with a mines=N header: give --labels too")
     if not args.labels:
         result = calibrate_unsupervised(images, args.name, root, settings)
         unnamed = sum(1 for label in result.proposed.values() if label == "unnamed")

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from autoplay.board.model import Board
+from autoplay.board.model import FLAG, Board
 from autoplay.errors import ContradictionError, UnreadableBoardError
 from autoplay.vision.classify import classify
+from autoplay.vision.counter import read_counter
 from autoplay.vision.debug import write_debug_image
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
@@ -39,6 +40,7 @@ class DecodedFrame:
     state: str
     grid: Grid
     image: np.ndarray | None = None
+    counter: str | None = None  # the mine counter's text, when the skin reads one and it was readable
 
     @property
     def readable(self) -> bool:
@@ -69,6 +71,7 @@ class DecodedFrame:
             "grid": self.grid.to_dict(),
             "confidence": np.round(self.confidence, 3).tolist(),
             "unreadable": [list(rc) for rc in self.unreadable],
+            "counter": self.counter,
         }
 
 
@@ -82,7 +85,8 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
     """Decode every cell of ``image``; locates the grid first when none is given.
 
     ``mines`` is the game's total when the caller knows it (it launched the
-    game); otherwise the skin's fixed sizes supply it, or it stays None.
+    game); otherwise the skin's mine counter, then the skin's fixed sizes
+    supply it, or it stays None.
     """
     if grid is None:
         grid = locate_grid(image, skin)
@@ -93,10 +97,15 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
     shape = (grid.rows, grid.cols)
     labels = result.labels.reshape(shape)
     unreadable = [divmod(int(i), grid.cols) for i in np.flatnonzero(~result.readable)]
-    total = mines if mines is not None else skin.mines_for(grid.rows, grid.cols)
-    board = Board(grid.rows, grid.cols, tuple(result.labels.tolist()), total)
+    cells = tuple(result.labels.tolist())
+    reading = None
+    if mines is None and skin.counter is not None:
+        reading = read_counter(image, grid, skin.counter, flags=cells.count(FLAG))
+    total = mines if mines is not None else reading.total if reading else skin.mines_for(grid.rows, grid.cols)
+    board = Board(grid.rows, grid.cols, cells, total)
     state = game_state(board, skin.rules, readable=not unreadable) if not unreadable else UNKNOWN
-    return DecodedFrame(board, labels, result.confidence.reshape(shape), unreadable, state, grid, image)
+    return DecodedFrame(board, labels, result.confidence.reshape(shape), unreadable, state, grid, image,
+                        reading.text if reading else None)
 
 
 def check_consistency(decoded: DecodedFrame) -> None:

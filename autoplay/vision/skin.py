@@ -19,6 +19,7 @@ import numpy as np
 from autoplay.board.model import CELL_CHARS
 from autoplay.board.rules import Rules
 from autoplay.errors import AutoplayError
+from autoplay.vision.counter import CounterSpec, glyph_from_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
 from autoplay.vision.image_io import read_image
 
@@ -56,6 +57,7 @@ class Skin:
     new_game: dict[str, str] = field(default_factory=dict)
     state: dict[str, str] = field(default_factory=dict)
     mines_by_size: dict[tuple[int, int], int] = field(default_factory=dict)
+    counter: CounterSpec | None = None
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -124,6 +126,7 @@ def skin_from_dict(name: str, data: dict, template_dir: Path, source: str = "ski
         if rows.isdigit() and cols.isdigit():
             mines_by_size[(int(rows), int(cols))] = int(count)
     return Skin(
+        counter=_counter(data, template_dir, source),
         name=name,
         rules=rules,
         templates=templates,
@@ -138,3 +141,17 @@ def skin_from_dict(name: str, data: dict, template_dir: Path, source: str = "ski
         state={k: str(v) for k, v in data.get("state", {}).items()},
         mines_by_size=mines_by_size,
     )
+
+
+def _counter(data: dict, template_dir: Path, source: str) -> CounterSpec | None:
+    """The ``[counter]`` table and its ``[counter_glyphs]`` images, when the skin reads a mine counter."""
+    table = data.get("counter")
+    if not table:
+        return None
+    glyphs: dict[str, list[np.ndarray]] = {}
+    for stem, char in sorted(data.get("counter_glyphs", {}).items()):
+        glyphs.setdefault(str(char), []).append(glyph_from_image(read_image(template_dir / f"{stem}.png")))
+    try:
+        return CounterSpec(str(table["anchor"]), tuple(int(v) for v in table["box"]), str(table["format"]), glyphs)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise AutoplayError(f"{source}: [counter]: {exc}") from None
