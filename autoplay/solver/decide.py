@@ -18,7 +18,7 @@ from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.solver.analysis import Analysis, analyze_position
 from autoplay.solver.deduce import cheap_deductions
-from autoplay.solver.guess import pick_guess
+from autoplay.solver.guess import GuessChoice, choose_guess
 from autoplay.solver.position import Position, read_position
 
 Action = Literal["reveal", "flag"]
@@ -36,12 +36,16 @@ class Move:
 
 @dataclass
 class Decision:
-    """Every certain move found, or exactly one guessed reveal when nothing is certain."""
+    """Every certain move found, or exactly one guessed reveal when nothing is certain.
+
+    ``guess_choice`` keeps the guess policy's scores of the cells it weighed, for explanations.
+    """
 
     moves: list[Move]
     guess: bool
     analysis: Analysis | None
     reason: str
+    guess_choice: GuessChoice | None = None
 
 
 def first_move(board_rows: int, board_cols: int, rules: Rules) -> Move:
@@ -88,11 +92,12 @@ def choose_move(
         certain_mines = {r * cols + c for r, c in analysis.mines}
         rule = "approximate engine (time limit)" if analysis.approximate else "exact probabilities"
         return Decision(_certain_moves(pos, safe, certain_mines), False, analysis, f"certain: {rule}")
-    index, p_mine, reason = pick_guess(analysis, mines, started + time_limit)
+    choice = choose_guess(analysis, mines, started + time_limit)
+    reason = choice.reason
     if analysis.approximate:
         reason += " (approximate: enumeration hit the time limit)"
-    r, c = pos.coord(index)
-    return Decision([Move("reveal", r, c, p_mine)], True, analysis, reason)
+    r, c = pos.coord(choice.index)
+    return Decision([Move("reveal", r, c, choice.probability)], True, analysis, reason, choice)
 
 
 def _certain_moves(pos: Position, safe: set[int], mines: set[int]) -> list[Move]:

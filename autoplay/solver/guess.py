@@ -67,41 +67,70 @@ class Scored:
         return (round(self.score(), 9), round(self.expected_safe, 9), self.safety)
 
 
+@dataclass
+class GuessChoice:
+    """The guess and what decided it, kept on the decision so explaining it never redoes the look-ahead.
+
+    ``policy`` is ``fifty-fifty``, ``endgame``, ``safest`` or ``look-ahead``;
+    ``ranked`` lists the candidates best first (look-ahead fields stay -1
+    for cells the policy did not score; a score cut short by ``beat`` is a
+    partial, losing one).
+    """
+
+    index: int
+    probability: float
+    reason: str
+    policy: str
+    ranked: list[Scored]
+    win_chance: float | None = None
+
+
 def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[int, float, str]:
     """(flat index, mine probability, reason) of the guess to make."""
+    choice = choose_guess(analysis, mines, deadline)
+    return choice.index, choice.probability, choice.reason
+
+
+def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> GuessChoice:
+    """The guess to make, with the candidates it beat (see the module docstring for the policy)."""
     pos = analysis.position
     assert pos is not None
     risk = _risks(analysis)
+    candidates = _candidates(pos, risk)
+    by_safety = [Scored(j, 1.0 - risk[j]) for j in candidates]
     pair = _dead_fifty_fifty(analysis, risk)
     if pair is not None:
-        return pair, risk[pair], "guess: unavoidable 50/50"
+        return GuessChoice(pair, risk[pair], "guess: unavoidable 50/50", "fifty-fifty", by_safety)
     if analysis.mode == "global" and not analysis.approximate and 1 < analysis.solutions <= MAX_LAYOUTS:
         found = _endgame(analysis, mines, deadline)
         if found is not None:
             index, win = found
-            return index, risk[index], f"guess: endgame search, win chance {win:.3f}"
-    candidates = _candidates(pos, risk)
-    best = Scored(candidates[0], 1.0 - risk[candidates[0]])
+            return GuessChoice(index, risk[index], f"guess: endgame search, win chance {win:.3f}", "endgame",
+                               by_safety, win)
+    best = by_safety[0]
     exact_counts = analysis.mode == "global" and not analysis.approximate and analysis.solutions > 0
     if not exact_counts or len(candidates) == 1:
-        return best.index, risk[best.index], f"guess: lowest probability {risk[best.index]:.3f}"
-    scored = 0
+        return GuessChoice(best.index, risk[best.index], f"guess: lowest probability {risk[best.index]:.3f}",
+                           "safest", by_safety)
+    scored: list[Scored] = []
     for index in candidates:
         if time.perf_counter() > deadline:
             break
         entry = _look_ahead(pos, analysis, mines, index, risk[index], deadline, beat=best.score())
         if entry is None:
             break
-        scored += 1
+        scored.append(entry)
         if entry.key() > best.key():
             best = entry
-    note = "" if scored == len(candidates) else f", look-ahead cut at {scored}/{len(candidates)} by the time limit"
-    return (
-        best.index,
-        risk[best.index],
-        f"guess: probability {risk[best.index]:.3f}, survive-two {max(best.survive_two, 0):.3f}, "
-        f"progress {max(best.progress, 0):.3f}{note}",
-    )
+    note = "" if len(scored) == len(candidates) else (
+        f", look-ahead cut at {len(scored)}/{len(candidates)} by the time limit")
+    ranked = sorted(scored, key=Scored.key, reverse=True)  # stable: the winner leads its ties
+    ranked += by_safety[len(scored):]
+    if best not in ranked[:1]:
+        ranked = [best] + [s for s in ranked if s is not best]
+    reason = (f"guess: probability {risk[best.index]:.3f}, survive-two {max(best.survive_two, 0):.3f}, "
+              f"progress {max(best.progress, 0):.3f}{note}")
+    return GuessChoice(best.index, risk[best.index], reason, "look-ahead", ranked)
 
 
 def _endgame(analysis: Analysis, mines: int | None, deadline: float) -> tuple[int, float] | None:
