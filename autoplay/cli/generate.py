@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from autoplay.board.rules import PRESETS
-from autoplay.cli.grade import add_deal_options, deal, ladder_size
+from autoplay.cli.grade import add_deal_options, ladder_size, opening
 from autoplay.errors import AutoplayError, UsageError
 
 
@@ -68,10 +68,10 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise AutoplayError(f"cannot write into {out_dir}: {exc.strerror or exc}") from None
     preset = PRESETS[args.preset]
+    rules, first = opening(args, "zero")
     boards = []
     with Progress(args.count, "generate", enabled=None if args.count > 1 else False) as bar:
         for index in range(args.count):
-            _game, first, rules = deal(args, index, "zero")
             rng = random.Random(f"generate-{args.seed}-{index}")
             try:
                 made = generate(preset.rows, preset.cols, preset.mines, rules, first, rng, no_guess=args.no_guess,

@@ -7,7 +7,7 @@ import json
 import random
 import sys
 
-from autoplay.board.rules import FIRST_CLICK_RULES, PRESETS, Rules
+from autoplay.board.rules import PRESETS, Rules
 from autoplay.errors import UsageError
 
 
@@ -37,7 +37,7 @@ def add_deal_options(p: argparse.ArgumentParser) -> None:
     """Options ``grade`` and ``generate`` share: how a game is dealt and how far the level ladder goes."""
     p.add_argument("--preset", choices=sorted(PRESETS), default="expert", help="board size (default: expert)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deal (default: 1)")
-    p.add_argument("--rule", choices=FIRST_CLICK_RULES, default=None,
+    p.add_argument("--rule", choices=("safe", "zero"), default=None,
                    help="first-click rule of the deal: safe (start in a corner) or zero (the first click opens "
                    "an area, start at (3,3)); default: safe for grade, zero for generate")
     p.add_argument("--max-numbers", type=int, default=None,
@@ -54,16 +54,24 @@ def ladder_size(args: argparse.Namespace) -> int:
     return value
 
 
-def deal(args: argparse.Namespace, index: int, default_rule: str):
-    """The dealt game number ``index`` of the run and its first click (the solver's usual opening)."""
-    from autoplay.sim.game import Game
+def opening(args: argparse.Namespace, default_rule: str) -> tuple[Rules, tuple[int, int]]:
+    """The first-click rule and where the solver opens under it (a corner, or (3,3) when the click opens an area)."""
     from autoplay.solver.decide import first_move
 
     preset = PRESETS[args.preset]
     rules = Rules(first_click=args.rule or default_rule)
-    rng = random.Random(f"grade-{args.seed}-{index}")
     move = first_move(preset.rows, preset.cols, rules)
-    return Game(preset.rows, preset.cols, preset.mines, rules, rng=rng), (move.row, move.col), rules
+    return rules, (move.row, move.col)
+
+
+def deal(args: argparse.Namespace, index: int):
+    """Game number ``index`` of the run, reproducible from (seed, index), with its rules and first click."""
+    from autoplay.sim.game import Game
+
+    preset = PRESETS[args.preset]
+    rules, first = opening(args, "safe")
+    rng = random.Random(f"grade-{args.seed}-{index}")
+    return Game(preset.rows, preset.cols, preset.mines, rules, rng=rng), first, rules
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         grades = []
         with Progress(args.games, "grade", enabled=None if args.games > 1 else False) as bar:
             for index in range(args.games):
-                game, first, rules = deal(args, index, "safe")
+                game, first, rules = deal(args, index)
                 grades.append(grade_game(game, first, rules, max_numbers=max_numbers))
                 bar.advance()
         preset = PRESETS[args.preset]
