@@ -68,10 +68,12 @@ def _agreement(votes: dict[int, Counter]) -> int:
     return score
 
 
-def propose_labels(boards: list[np.ndarray]) -> dict[int, str]:
+def propose_labels(boards: list[np.ndarray], flags_possible: bool = True) -> dict[int, str]:
     """Cluster index -> proposed cell character, for the clusters a rule could name.
 
     ``boards`` are the cluster indices of each screenshot's cells (rows x cols).
+    ``flags_possible=False`` (screenshots of games nobody flagged in) stops a
+    tile seen both in play and after the loss from being taken for a flag.
     Boards of one size are judged together (a skin drawn at another size has
     its own clusters); where sizes disagree about a cluster, the majority wins.
     """
@@ -84,7 +86,8 @@ def propose_labels(boards: list[np.ndarray]) -> dict[int, str]:
         for cluster, label in _propose_for_one_size(group, hidden).items():
             votes.setdefault(cluster, Counter())[label] += 1
     proposals = {cluster: counter.most_common(1)[0][0] for cluster, counter in votes.items()}
-    proposals.update(_persistent_marks(boards, proposals))
+    if flags_possible:
+        proposals.update(_persistent_marks(boards, proposals))
     return proposals
 
 
@@ -120,7 +123,26 @@ def _propose_for_one_size(boards: list[np.ndarray], hidden: int) -> dict[int, st
         if agreeing >= 2 and agreeing >= 0.9 * sum(counter.values()):  # one cell proves nothing
             proposals[cluster] = str(count)
     proposals.update(_name_mine_like(boards, mine_like))
+    proposals.update(_exploded(boards, mine_like, proposals))
     return proposals
+
+
+def _exploded(boards: list[np.ndarray], mine_like: set[int], proposals: dict[int, str]) -> dict[int, str]:
+    """An unnamed tile shown exactly once on every board that shows mines, and never elsewhere: the fatal mine.
+
+    It is often left out of the mine-like set, since a random fatal click
+    rarely has revealed numbers around it to vote for it.
+    """
+    if "X" in proposals.values():
+        return {}
+    lost = [b for b in boards if any(v in mine_like for v in b.ravel())]
+    playing = [b for b in boards if not any(v in mine_like for v in b.ravel())]
+    if not lost:
+        return {}
+    unnamed = {int(v) for b in lost for v in np.unique(b)} - set(proposals)
+    fatal = [k for k in unnamed
+             if all(int(np.sum(b == k)) == 1 for b in lost) and not any(np.any(b == k) for b in playing)]
+    return {fatal[0]: "X"} if len(fatal) == 1 else {}
 
 
 def _name_mine_like(boards: list[np.ndarray], mine_like: set[int]) -> dict[int, str]:
@@ -128,7 +150,11 @@ def _name_mine_like(boards: list[np.ndarray], mine_like: set[int]) -> dict[int, 
     names = {}
     for cluster in mine_like:
         per_board = [int(np.sum(b == cluster)) for b in lost]
-        on_fresh = any(int(np.sum(b == cluster)) for b in boards if not any(v in mine_like - {cluster} for v in b.ravel()))
+        others = mine_like - {cluster}
+        # A flag also shows on boards still in play, which show no other mine-like tile; with no other
+        # mine-like tile to tell those boards by, the only one must be the mine itself.
+        on_fresh = bool(others) and any(
+            int(np.sum(b == cluster)) for b in boards if not any(v in others for v in b.ravel()))
         if on_fresh:
             names[cluster] = "F"
         elif per_board and all(n <= 1 for n in per_board):

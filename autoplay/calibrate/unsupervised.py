@@ -41,8 +41,11 @@ class ProposalResult:
 
 
 def calibrate_unsupervised(images: list[np.ndarray], name: str, root: Path,
-                           settings: SkinSettings | None = None) -> ProposalResult:
-    """Cluster every cell of ``images``, write one template per cluster with its proposed label, and a contact sheet."""
+                           settings: SkinSettings | None = None, flags_possible: bool = True) -> ProposalResult:
+    """Cluster every cell of ``images``, write one template per cluster with its proposed label, and a contact sheet.
+
+    ``flags_possible=False`` when the screenshots come from games nobody flagged in (live calibration).
+    """
     settings = settings or SkinSettings()
     grids = [locate_grid(image) for image in images]
     samples, assignment, centres = _cluster_cells(images, grids, settings)
@@ -50,7 +53,7 @@ def calibrate_unsupervised(images: list[np.ndarray], name: str, root: Path,
     for grid in grids:
         boards.append(assignment[start : start + grid.rows * grid.cols].reshape(grid.rows, grid.cols))
         start += grid.rows * grid.cols
-    proposals = propose_labels(boards)
+    proposals = propose_labels(boards, flags_possible)
     templates: dict[str, tuple[str, np.ndarray]] = {}
     for cluster, member in enumerate(centres):
         label = proposals.get(cluster, UNNAMED)

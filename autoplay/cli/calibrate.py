@@ -13,10 +13,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "every character they show are cut, thresholds are set from the measured margins between labels, and "
         "any further images are decoded as a check. Unsupervised (no --labels): the tiles of all images are "
         "clustered, labels are proposed (a fresh board names the hidden tile, a lost board's mines name the "
-        "numbers) and a contact sheet PNG shows each template with its proposal; correct [labels] in the TOML.",
-        epilog="example: autoplay calibrate shot1.png shot2.png --labels shot1.txt --name mygame --first-click zero",
+        "numbers) and a contact sheet PNG shows each template with its proposal; correct [labels] in the TOML. "
+        "Live (--live, no images): autoplay finds the running game's window, plays --games games by clicking "
+        "covered cells at random (guarded clicks inside the board only) and calibrates unsupervised on the fresh "
+        "and final frames, which it also saves.",
+        epilog="examples: autoplay calibrate shot1.png shot2.png --labels shot1.txt --name mygame --first-click zero\n"
+        "          autoplay calibrate --live --window-class mygame --new-game-key f2 --games 3 --name mygame",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("images", nargs="+", metavar="IMAGE", help="screenshots of the game (window grabs or desktops)")
+    p.add_argument("images", nargs="*", metavar="IMAGE", help="screenshots of the game (window grabs or desktops)")
     p.add_argument("--labels", action="append", default=[], metavar="BOARD.txt",
                    help="true board of the Nth image (repeat for more images)")
     p.add_argument("--name", required=True, help="skin name: writes calibration/NAME.toml and templates/NAME/")
@@ -30,6 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--window-title", help="title of the game's window")
     p.add_argument("--new-game-key", help="key that starts a new game, e.g. ctrl+r")
     p.add_argument("--new-game-click", help="what to click for a new game, e.g. face")
+    p.add_argument("--live", action="store_true",
+                   help="take the screenshots from the running game's window (needs --window-class or --window-title)")
+    p.add_argument("--games", type=int, default=3, help="with --live: games to play blind (default 3)")
+    p.add_argument("--display", help="with --live: X display of the game (default: $DISPLAY)")
     p.add_argument("--counter", metavar="CORNER:X0,Y0,X1,Y1",
                    help="where the game's mine counter is: a box in pixels from a corner of the board "
                         "(top-left, top-right, bottom-left, bottom-right), e.g. top-right:55,35,165,62; its glyphs "
@@ -61,6 +70,41 @@ def _settings(args: argparse.Namespace):
                         counter=counter)
 
 
+def _live_frames(args: argparse.Namespace, settings, root):
+    """Screenshots of ``--games`` blind games in the running window, saved beside the skin for later re-use."""
+    import os
+
+    import cv2
+
+    from autoplay.calibrate.live import collect_frames
+    from autoplay.cli.progress import Progress
+    from autoplay.errors import AutoplayError
+    from autoplay.play.live import connect, press_new_game
+    from autoplay.vision.locate import locate_grid
+
+    if not settings.window:
+        raise AutoplayError("--live needs --window-class or --window-title to find the game")
+    if args.games < 1:
+        raise AutoplayError("--games must be at least 1")
+    display = args.display or os.environ.get("DISPLAY")
+    window, screen, mouse = connect(display, settings.window.get("wm_class"), settings.window.get("title"))
+    window.focus()
+    starter = None
+    if settings.new_game:
+        def starter(frame):
+            press_new_game(mouse, window, locate_grid(frame), frame, settings.new_game)
+    with Progress(args.games, "blind games") as bar:
+        collected = collect_frames(screen.grab, mouse, window, args.games, starter,
+                                   progress=lambda n: bar.advance())
+    shots = root / "templates" / f"{args.name}-live-shots"
+    shots.mkdir(parents=True, exist_ok=True)
+    for i, frame in enumerate(collected.frames):
+        cv2.imwrite(str(shots / f"{i // 2 + 1:02d}-{'fresh' if i % 2 == 0 else 'final'}.png"), frame)
+    print(f"played {collected.games} blind game(s) with {collected.clicks} clicks, all inside the board; "
+          f"screenshots in {shots}")
+    return collected.frames
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -73,13 +117,15 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.labels) > len(args.images):
         raise AutoplayError(f"{len(args.labels)} --labels for {len(args.images)} images")
+    if args.live == bool(args.images):
+        raise AutoplayError("give screenshots, or --live to take them from the running game (not both)")
     root = Path(args.out_root) if args.out_root else autoplay_home()
     settings = _settings(args)
-    images = [read_image(p) for p in args.images]
+    images = _live_frames(args, settings, root) if args.live else [read_image(p) for p in args.images]
     if not args.labels and args.counter:
         raise AutoplayError("--counter learns from label boards with a mines=N header: give --labels too")
     if not args.labels:
-        result = calibrate_unsupervised(images, args.name, root, settings)
+        result = calibrate_unsupervised(images, args.name, root, settings, flags_possible=not args.live)
         unnamed = sum(1 for label in result.proposed.values() if label == "unnamed")
         print(f"wrote {result.path} with {len(result.proposed)} templates ({unnamed} unnamed)")
         print(f"contact sheet: {result.contact_sheet} - check it and correct [labels] in the TOML")

@@ -117,6 +117,22 @@ def find_face(frame: np.ndarray, grid: Any) -> Rect | None:
     return int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
 
 
+def press_new_game(mouse: Mouse, window: Window, grid: Any, before: np.ndarray, new_game: dict[str, str]) -> None:
+    """Do what the skin's ``[new_game]`` says: press its key, or click its face (a guarded click on the face only)."""
+    if "key" in new_game:
+        mouse.hotkey(*new_game["key"].lower().split("+"))
+    elif new_game.get("click") == "face":
+        face = find_face(before, grid)
+        if face is None:
+            raise ControlError("cannot find the face button to start a new game")
+        x, y, w, h = face
+        allowed = (window.x + x, window.y + y, w, h)
+        mouse.click(window.x + x + w / 2, window.y + y + h / 2, "left", allowed)
+        mouse.park(window.rect, board_rect_on_screen(grid, window.rect))
+    else:
+        raise ControlError(f"the skin does not say how to start a new game ({new_game or 'no [new_game]'})")
+
+
 def new_game_starter(player: Player, window: Window, new_game: dict[str, str], attempts: int = 3):
     """A function that starts the next game as the skin says and returns once a game in play is shown.
 
@@ -126,27 +142,13 @@ def new_game_starter(player: Player, window: Window, new_game: dict[str, str], a
     pressing it again on a fresh board does no harm.
     """
 
-    def trigger(before: np.ndarray) -> None:
-        if "key" in new_game:
-            player.mouse.hotkey(*new_game["key"].lower().split("+"))
-        elif new_game.get("click") == "face":
-            face = find_face(before, player.grid)
-            if face is None:
-                raise ControlError("cannot find the face button to start a new game")
-            x, y, w, h = face
-            allowed = (window.x + x, window.y + y, w, h)
-            player.mouse.click(window.x + x + w / 2, window.y + y + h / 2, "left", allowed)
-            player.mouse.park(window.rect, board_rect_on_screen(player.grid, window.rect))
-        else:
-            raise ControlError(f"the skin does not say how to start a new game ({new_game or 'no [new_game]'})")
-
     def start() -> None:
         for _ in range(attempts):
             window.focus()
             before = player.screen.grab()
             if player.grid is None:
                 player.read(before)
-            trigger(before)
+            press_new_game(player.mouse, window, player.grid, before, new_game)
             settled, _ = player.settle(baseline=before, change_timeout=1.0)
             if shown_state(player.read(settled.frame)) not in FINISHED:
                 return

@@ -120,3 +120,25 @@ def test_cli_errors_exit_3_with_debug_image(tmp_path: Path, monkeypatch: pytest.
     assert main(["decode", str(tmp_path / "covered.png"), "--skin", "xdemineur", "--debug-dir", str(tmp_path / "dbg")]) == 3
     err = capsys.readouterr().err
     assert "unreadable cells" in err and (tmp_path / "dbg" / "covered-debug.png").is_file()
+
+
+def test_a_lone_mine_tile_is_a_mine_and_the_fatal_one_is_found_without_neighbours() -> None:
+    """Blind live games: the only mine-like tile is the mine (not a flag); the fatal click has no numbers around."""
+    from autoplay.calibrate.propose import propose_labels
+
+    fresh = np.zeros((4, 5), dtype=int)
+    lost = np.array([[9, 1, 0, 0, 0],
+                     [1, 1, 0, 0, 9],
+                     [0, 0, 0, 0, 8],
+                     [9, 0, 0, 0, 0]])
+    again = np.array([[0, 9, 0, 1, 9],
+                      [0, 0, 0, 1, 1],
+                      [8, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 9]])
+    proposals = propose_labels([fresh, lost, again])
+    assert proposals == {0: ".", 1: "1", 9: "*", 8: "X"}
+    # A number seen before and after the loss is a flag only where flags can exist.
+    opened = np.array([[0, 0, 4, 0, 0]] + [[0] * 5] * 3)
+    with_four = [fresh, opened, lost + (opened == 4) * 4, again]
+    assert propose_labels(with_four).get(4) == "F"
+    assert 4 not in propose_labels(with_four, flags_possible=False)
