@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 
-from autoplay.board.model import Board
+from autoplay.board.model import Board, neighbour_table
 from autoplay.errors import ContradictionError
-from autoplay.solver.count import BudgetExceeded, ComponentCount, count_component
+from autoplay.solver.count import BudgetExceeded, ComponentCount, count_by_watched, count_component
 from autoplay.solver.position import Position, read_position
 
 Coord = tuple[int, int]
@@ -166,6 +166,50 @@ def tally(pos: Position, mines: int | None, *, deadline: float | None = None) ->
     return Tally(True, shares, solutions, weights, off_share, counts, estimates, estimated)
 
 
+def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | None = None) -> dict[int, Tally]:
+    """The global tally after ``index`` is revealed, for every number it can show.
+
+    Equal to ``tally(with_reveal(pos, index, value), mines)`` for each value that can occur, but the
+    changed part of the board is counted once for all values: only the components touching the cell
+    or its neighbours change, and one enumeration that watches the mines among those neighbours
+    splits its counts by the number the cell would show.  Raises :class:`BudgetExceeded` at ``deadline``.
+    """
+    nbrs = neighbour_table(pos.rows, pos.cols)[index]
+    unknown = set(pos.unknown)
+    known = set(pos.known_mines)
+    watched = tuple(j for j in nbrs if j in unknown)
+    base = sum(1 for j in nbrs if j in known)
+    touched = set(watched)
+    touched.add(index)
+    pieces = _split(pos)
+    kept: list[list[tuple[tuple[int, ...], int]]] = []
+    changed: list[tuple[tuple[int, ...], int]] = []
+    for piece in pieces:
+        if any(j in touched for cells, _need in piece for j in cells):
+            for cells, need in piece:
+                if index in cells:
+                    cells = tuple(j for j in cells if j != index)
+                    if len(cells) < need:
+                        return {}  # the cell is a certain mine
+                if cells:
+                    changed.append((cells, need))
+        else:
+            kept.append(piece)
+    counts = [_count_cached(piece, deadline) for piece in kept]
+    frontier = {j for piece in pieces for cells, _need in piece for j in cells}
+    off = tuple(j for j in pos.unknown if j not in frontier and j not in touched)
+    left = mines - len(pos.known_mines)
+    outcomes: dict[int, Tally] = {}
+    for seen, count in count_by_watched(changed, watched, deadline).items():
+        joined = counts + [count]
+        try:
+            shares, solutions, weights, off_share = _global(pos, joined, off, left)
+        except ContradictionError:
+            continue
+        outcomes[base + seen] = Tally(True, shares, solutions, weights, off_share, joined, {}, [])
+    return outcomes
+
+
 # -- splitting and counting -------------------------------------------------
 def _split(pos: Position) -> list[list[tuple[tuple[int, ...], int]]]:
     """Constraints grouped into components that share no unknown cell (union-find on cells)."""
@@ -264,16 +308,15 @@ def _global(
         suffix.append(_convolve(suffix[-1], d))
     suffix.reverse()  # suffix[i] = convolution of dists[i:]
     full = prefix[-1]
-    weights = {m: w * _choose(n_off, left - m) for m, w in enumerate(full) if w and 0 <= left - m <= n_off}
+    room = [_choose(n_off, left - m) for m in range(len(full))]  # off-frontier ways when m mines are on the frontier
+    weights = {m: w * room[m] for m, w in enumerate(full) if w and room[m]}
     total = sum(weights.values())
     if total == 0:
         raise _count_mismatch(pos, dists, n_off, left)
     shares = []
     for i, count in enumerate(counts):
-        others = _convolve(prefix[i], suffix[i + 1])
-        rest = [
-            sum(w * _choose(n_off, left - m - k) for k, w in enumerate(others) if w) for m in range(len(count.totals))
-        ]
+        others = [(k, w) for k, w in enumerate(_convolve(prefix[i], suffix[i + 1])) if w]
+        rest = [sum(w * room[m + k] for k, w in others) for m in range(len(count.totals))]
         for cells, per_m in zip(count.groups, count.group_mines):
             shares.append((cells, sum(x * r for x, r in zip(per_m, rest)), total * len(cells)))
     off_share = None

@@ -56,28 +56,63 @@ def count_component(
 
     Raises :class:`BudgetExceeded` once ``time.perf_counter()`` passes ``deadline``.
     """
-    groups = group_cells(constraints)
+    groups, by_watched = _count(constraints, (), deadline)
+    return by_watched.get(0) or ComponentCount(groups, (), tuple(() for _ in groups))
+
+
+def count_by_watched(
+    constraints: list[tuple[tuple[int, ...], int]], watched: tuple[int, ...], deadline: float | None = None
+) -> dict[int, ComponentCount]:
+    """:func:`count_component` split by how many mines the ``watched`` cells hold.
+
+    The guess search asks what a cell's number would be: the number is the mines among its unknown
+    neighbours, so watching those neighbours counts every possible number in one enumeration instead
+    of one enumeration per number.  Watched cells need not be in any constraint.  Only counts that
+    have at least one assignment appear.
+    """
+    return _count(constraints, watched, deadline)[1]
+
+
+def _count(
+    constraints: list[tuple[tuple[int, ...], int]], watched: tuple[int, ...], deadline: float | None
+) -> tuple[tuple[tuple[int, ...], ...], dict[int, ComponentCount]]:
+    pseudo = [(watched, -1)] if watched else []
+    groups = group_cells(constraints + pseudo)
     group_of = {j: g for g, cells in enumerate(groups) for j in cells}
     cons_groups = [sorted({group_of[j] for j in cells}) for cells, _need in constraints]
-    order = _sweep_order(len(groups), cons_groups)
+    watched_groups = {group_of[j] for j in watched}
+    order = _sweep_order(len(groups), cons_groups + [sorted(watched_groups)] if watched else cons_groups)
     rank = {g: i for i, g in enumerate(order)}
     sizes = [len(groups[g]) for g in order]
     cons_groups = [sorted(rank[g] for g in gs) for gs in cons_groups]
     needs = [need for _cells, need in constraints]
-    result = _Enumerator(sizes, cons_groups, needs, deadline).run()
+    steps = [1 + _WATCH * (g in watched_groups) for g in order]
+    result = _Enumerator(sizes, cons_groups, needs, deadline, steps).run()
     k = len(order)
-    width = max(result) + 1 if result else 0
-    totals = [0] * width
-    per_group = [[0] * width for _ in range(k)]
-    for m, vec in result.items():
+    ordered = tuple(groups[g] for g in order)
+    by_watched: dict[int, tuple[list[int], list[list[int]]]] = {}
+    for key, vec in result.items():
+        seen, m = divmod(key, _WATCH)
+        if seen not in by_watched:
+            by_watched[seen] = ([], [[] for _ in range(k)])
+        totals, per_group = by_watched[seen]
+        if len(totals) <= m:
+            grow = m + 1 - len(totals)
+            totals.extend([0] * grow)
+            for row in per_group:
+                row.extend([0] * grow)
         totals[m] = vec[0]
         for i in range(k):
             per_group[i][m] = vec[1 + i]
-    return ComponentCount(
-        groups=tuple(groups[g] for g in order),
-        totals=tuple(totals),
-        group_mines=tuple(tuple(row) for row in per_group),
-    )
+    return ordered, {
+        seen: ComponentCount(ordered, tuple(totals), tuple(tuple(row) for row in per_group))
+        for seen, (totals, per_group) in sorted(by_watched.items())
+        if any(totals)
+    }
+
+
+#: Result keys are ``mines + _WATCH * watched mines``; no component holds this many mines.
+_WATCH = 1 << 16
 
 
 def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
@@ -116,10 +151,18 @@ class _Enumerator:
 
     CHECK_EVERY = 256
 
-    def __init__(self, sizes: list[int], cons_groups: list[list[int]], needs: list[int], deadline: float | None):
+    def __init__(
+        self,
+        sizes: list[int],
+        cons_groups: list[list[int]],
+        needs: list[int],
+        deadline: float | None,
+        steps: list[int],
+    ):
         self.sizes = sizes
+        self.steps = steps
         self.deadline = deadline
-        self.steps = 0
+        self.nodes = 0
         k = len(sizes)
         first = [min(gs) for gs in cons_groups]
         last = [max(gs) for gs in cons_groups]
@@ -155,8 +198,8 @@ class _Enumerator:
         cached = self.memo.get(key)
         if cached is not None:
             return cached
-        self.steps += 1
-        if self.deadline is not None and self.steps % self.CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % self.CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise BudgetExceeded
         size = self.sizes[i]
         lo, hi = 0, size
@@ -166,6 +209,7 @@ class _Enumerator:
             hi = min(hi, need)
         out: dict[int, list[int]] = {}
         plan = self.plans[i]
+        step = self.steps[i]
         for x in range(lo, hi + 1):
             next_state = tuple(
                 (fresh if src < 0 else state[src]) - (x if touched else 0) for src, fresh, touched in plan
@@ -177,9 +221,9 @@ class _Enumerator:
             for m, vec in sub.items():
                 w = vec[0] * ways
                 new = [w, w * x] + ([v * ways for v in vec[1:]] if ways != 1 else vec[1:])
-                acc = out.get(m + x)
+                acc = out.get(m + x * step)
                 if acc is None:
-                    out[m + x] = new
+                    out[m + x * step] = new
                 else:
                     for p, v in enumerate(new):
                         acc[p] += v

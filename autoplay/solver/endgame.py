@@ -170,11 +170,16 @@ class EndgameSearch:
         Only the undetermined cells around a free cell can change its number, so cells seeing none of them
         are skipped and cells seeing the same ones are read once: the split of the layouts is the same.
         """
-        seen = {self.around[k] & undetermined for k in range(len(self.cells)) if free >> k & 1}
+        seen = set()
+        rest = free
+        while rest:
+            low = rest & -rest
+            seen.add(self.around[low.bit_length() - 1] & undetermined)
+            rest ^= low
         seen.discard(0)
         masks = sorted(seen)
         parts: dict[tuple[int, ...], list[int]] = {}
         for s in layouts:
-            parts.setdefault(tuple((s & m).bit_count() for m in masks), []).append(s)
+            parts.setdefault(tuple([(s & m).bit_count() for m in masks]), []).append(s)
         now = revealed | free
         return sum(len(p) * self._value(tuple(p), now)[0] for p in parts.values()) / len(layouts)

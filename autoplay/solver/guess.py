@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from autoplay.board.model import neighbour_table
-from autoplay.errors import ContradictionError
-from autoplay.solver.analysis import Analysis, tally
+from autoplay.solver.analysis import Analysis, reveal_outcomes
+from autoplay.solver.count import BudgetExceeded
 from autoplay.solver.endgame import MAX_LAYOUTS, EndgameSearch, SearchTimeout, list_layouts
-from autoplay.solver.position import Position, with_reveal
+from autoplay.solver.position import Position
 
 #: Candidates need safety at least this fraction of the best safety.
 WINDOW = 0.9
@@ -237,15 +237,16 @@ def _look_ahead(
     expected_safe = Fraction(0)
     seen = Fraction(0)
     safety = 1.0 - p_mine
+    if mines is None or time.perf_counter() > deadline:
+        return None
+    try:
+        outcomes = reveal_outcomes(pos, mines, index, deadline=deadline)
+    except BudgetExceeded:
+        return None
     for value in range(base, base + hidden + 1):
-        if time.perf_counter() > deadline:
-            return None
-        try:
-            after = tally(with_reveal(pos, index, value), mines, deadline=deadline)
-        except ContradictionError:
+        after = outcomes.get(value)
+        if after is None:
             continue
-        if after.approximate:
-            return None
         chance = Fraction(after.solutions, analysis.solutions)
         opened = after.safe_cell_count()
         if opened:
