@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.explain:
         from autoplay.insight import explain_decision
 
-        explanations = explain_decision(board, decision)
+        explanations = explain_decision(board, decision, time_limit=EXPLAIN_SECONDS)
     if args.json:
         print(json.dumps(_as_json(analysis, decision, explanations)))
     else:
@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
 #: Explanations printed as text; the rest are counted (a cascade can certify dozens of cells at once).
 EXPLAINED_LINES = 40
+#: Seconds of minimal-set search per board: enough for real positions (a few ms), a cap for contrived dense ones.
+EXPLAIN_SECONDS = 5.0
 
 
 def _as_json(analysis, decision, explanations=None) -> dict:

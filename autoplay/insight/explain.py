@@ -35,6 +35,7 @@ class Explanation:
     numbers: list[Cited] = field(default_factory=list)
     uses_count: bool = False
     minimal: bool = True
+    timed_out: bool = False
     pattern: str | None = None
     guess: GuessReport | None = None
 
@@ -43,7 +44,7 @@ class Explanation:
         if self.kind == "certain":
             out.update({
                 "level": self.level, "pieces": self.pieces, "pattern": self.pattern, "uses_mine_count": self.uses_count,
-                "minimal": self.minimal,
+                "minimal": self.minimal, "timed_out": self.timed_out,
                 "numbers": [{"row": n.row, "col": n.col, "shown": n.shown, "needs": n.needs} for n in self.numbers],
             })
         if self.guess is not None:
@@ -79,7 +80,7 @@ def _certain(board: Board, prover: Prover, move: Move) -> Explanation:
     text = describe(move, proof, numbers, pattern, prover.max_numbers)
     return Explanation(move.action, move.row, move.col, "certain", text,
                        level=proof.level, pieces=proof.pieces, numbers=numbers, uses_count=proof.uses_count,
-                       minimal=proof.minimal, pattern=pattern)
+                       minimal=proof.minimal, timed_out=proof.timed_out, pattern=pattern)
 
 
 def describe(move: Move, proof: Proof, numbers: list[Cited], pattern: str | None, max_numbers: int = MAX_NUMBERS
@@ -90,8 +91,9 @@ def describe(move: Move, proof: Proof, numbers: list[Cited], pattern: str | None
     if proof.level == ENGINE:
         scope = f"{len(numbers)} numbers" if numbers else "no number"
         count = " and the mine count" if proof.uses_count else ""
-        return (f"{head} by the full analysis of its subsystem ({scope}{count}); no set of up to "
-                f"{max_numbers} numbers forces it alone")
+        why = ("the search for a smaller set ran out of time" if proof.timed_out
+               else f"no set of up to {max_numbers} numbers forces it alone")
+        return f"{head} by the full analysis of its subsystem ({scope}{count}); {why}"
     cited = ", ".join(_number_text(n) for n in numbers)
     parts = [cited] if cited else []
     if proof.uses_count:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from autoplay.insight.numbersets import connected_layers, count_layers, sharing_graph
-from autoplay.insight.subsystem import NOTHING, Forced, MineCount, count_can_matter, forced_cells
+from autoplay.insight.subsystem import NOTHING, Forced, MineCount, Subsystem, count_can_matter
 from autoplay.solver.position import Constraint, Position
 
 #: Largest set of numbers searched before handing over to the full engine.
@@ -45,7 +45,8 @@ class Proof:
     """Why ``cell`` (flat index) is safe or a mine.
 
     ``minimal`` is False for the engine fallback, whose ``numbers`` are the
-    whole subsystem the cell belongs to rather than a smallest set.
+    whole subsystem the cell belongs to rather than a smallest set;
+    ``timed_out`` says the deadline, not the set size, stopped the search.
     """
 
     cell: int
@@ -53,6 +54,7 @@ class Proof:
     numbers: tuple[Constraint, ...]
     uses_count: bool
     minimal: bool = True
+    timed_out: bool = False
 
     @property
     def pieces(self) -> int:
@@ -66,7 +68,7 @@ class Proof:
 
 
 class Prover:
-    """Minimal proofs for cells of one position; cells of one decision share its forced-set cache.
+    """Minimal proofs for cells of one position, and the grader's easiest moves.
 
     ``deadline`` (perf_counter seconds) bounds the search on the live path:
     a cell not proved in time gets the engine fallback.
@@ -80,15 +82,15 @@ class Prover:
         self.max_numbers = max_numbers
         self.deadline = deadline
         self.graph = sharing_graph(self.constraints)
-        self._cache: dict[tuple[tuple[int, ...], bool], Forced] = {}
+        self._subsystems: dict[tuple[tuple[int, ...], bool], Subsystem] = {}
 
-    def _forced(self, members: tuple[int, ...], with_count: bool) -> Forced:
+    def _subsystem(self, members: tuple[int, ...], with_count: bool) -> Subsystem:
+        """Built once per set: the cells of one decision ask the same sets again and again."""
         key = (members, with_count)
-        found = self._cache.get(key)
+        found = self._subsystems.get(key)
         if found is None:
-            subset = [self.constraints[k] for k in members]
-            found = forced_cells(subset, self.count if with_count else None)
-            self._cache[key] = found
+            found = Subsystem([self.constraints[k] for k in members], self.count if with_count else None)
+            self._subsystems[key] = found
         return found
 
     def _late(self) -> bool:
@@ -101,9 +103,8 @@ class Prover:
             for layer in layers:
                 for members in layer:
                     if self._late():
-                        return self._fallback(cell, mine, starts)
-                    forced = self._forced(members, with_count)
-                    if cell in (forced.mines if mine else forced.safe):
+                        return self._fallback(cell, mine, starts, timed_out=True)
+                    if self._subsystem(members, with_count).forces(cell, mine):
                         return Proof(cell, mine, tuple(self.constraints[k] for k in members), with_count)
         return self._fallback(cell, mine, starts)
 
@@ -112,10 +113,10 @@ class Prover:
         if self.count is not None and count_can_matter(self.constraints, self.count):
             yield True, count_layers(len(self.constraints), starts, self.graph, self.max_numbers)
 
-    def _fallback(self, cell: int, mine: bool, starts: list[int]) -> Proof:
+    def _fallback(self, cell: int, mine: bool, starts: list[int], timed_out: bool = False) -> Proof:
         """The cell's whole subsystem (every number, when the cell touches none): what the engine counted."""
         if not starts:
-            return Proof(cell, mine, self.constraints, self.count is not None, minimal=False)
+            return Proof(cell, mine, self.constraints, self.count is not None, minimal=False, timed_out=timed_out)
         seen = set(starts)
         todo = list(starts)
         while todo:
@@ -124,7 +125,7 @@ class Prover:
                     seen.add(k)
                     todo.append(k)
         numbers = tuple(self.constraints[k] for k in sorted(seen))
-        return Proof(cell, mine, numbers, self.count is not None, minimal=False)
+        return Proof(cell, mine, numbers, self.count is not None, minimal=False, timed_out=timed_out)
 
     def easiest_moves(self) -> tuple[str, Forced]:
         """The lowest level at which any set of numbers forces a cell, with every cell forced at that level.
@@ -138,7 +139,7 @@ class Prover:
                 safe: set[int] = set()
                 mines: set[int] = set()
                 for members in layer:
-                    forced = self._forced(members, with_count)
+                    forced = self._subsystem(members, with_count).forced()
                     safe |= forced.safe
                     mines |= forced.mines
                 if safe or mines:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from autoplay.insight.proofs import ENGINE, Prover
-from autoplay.insight.subsystem import MineCount, forced_cells
+from autoplay.insight.subsystem import MineCount, forced_cells, forces
 from autoplay.solver.position import read_position
 from tests.solver.brute import brute_force, random_position
 
@@ -32,6 +32,22 @@ def test_forced_cells_of_every_number_match_brute_force(seed):
         count = MineCount(board.mines - len(pos.known_mines), pos.unknown)
         global_ = forced_cells(pos.constraints, count)
         assert (set(global_.safe), set(global_.mines)) == certain(board, board.mines)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_one_cell_question_agrees_with_full_enumeration(seed):
+    rng = random.Random(50 + seed)
+    for _ in range(30):
+        board = random_position(rng, max_unknown=14, flags=rng.random() < 0.5)
+        pos = read_position(board)
+        count = MineCount(board.mines - len(pos.known_mines), pos.unknown)
+        for size in range(1, min(4, len(pos.constraints)) + 1):
+            subset = rng.sample(pos.constraints, size)
+            for with_count in (None, count):
+                found = forced_cells(subset, with_count)
+                for cell in pos.unknown:
+                    assert forces(subset, cell, True, with_count) == (cell in found.mines)
+                    assert forces(subset, cell, False, with_count) == (cell in found.safe)
 
 
 @pytest.mark.parametrize("seed", range(4))
