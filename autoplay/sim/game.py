@@ -34,6 +34,9 @@ class Game:
         self.is_mine: list[bool] | None = None
         self.revealed = [False] * cells
         self.flagged = [False] * cells
+        #: cells in the order they were opened and flagged, so a player can follow changes without re-reading
+        self.opened: list[int] = []
+        self.flags_placed: list[int] = []
         self.safe_left = cells - mines
         self.lost = False
         self.exploded: int | None = None
@@ -88,6 +91,8 @@ class Game:
         queue = deque([start])
         self.revealed[start] = True
         self.safe_left -= 1
+        opened = self.opened
+        opened.append(start)
         counts, revealed, flagged, nbrs = self._counts, self.revealed, self.flagged, self._nbrs
         while queue:
             i = queue.popleft()
@@ -97,13 +102,19 @@ class Game:
                 if not revealed[j] and not flagged[j]:
                     revealed[j] = True
                     self.safe_left -= 1
+                    opened.append(j)
                     queue.append(j)
 
     def flag(self, row: int, col: int) -> None:
         """Toggle-free flagging: a flag is placed (never removed) on a hidden cell."""
         index = row * self.cols + col
-        if not self.over and not self.revealed[index]:
+        if not self.over and not self.revealed[index] and not self.flagged[index]:
             self.flagged[index] = True
+            self.flags_placed.append(index)
+
+    def number(self, index: int) -> int:
+        """The number an opened cell shows (mines around it)."""
+        return self._counts[index]
 
     # -- views ----------------------------------------------------------------
     def board(self) -> Board:

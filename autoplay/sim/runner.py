@@ -58,22 +58,56 @@ def solver_decider(time_limit: float) -> Callable[[Board, Rules, random.Random],
     return decide
 
 
+def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
+    """The solver's decisions for ``game``, from a position kept up to date with the game's change log.
+
+    Decides exactly as ``choose_move(game.board(), ...)`` would, without re-reading the whole board
+    at every decision (see :mod:`autoplay.solver.tracker`).
+    """
+    from autoplay.solver.decide import choose_move, decide_position
+    from autoplay.solver.tracker import PositionTracker
+
+    tracker = PositionTracker(game.rows, game.cols)
+    synced = [0, 0]  # how much of the opened and flagged logs the tracker has seen
+
+    def decide() -> object:
+        if not game.opened:
+            return choose_move(game.board(), game.mines, spec.rules, time_limit=spec.time_limit)
+        for j in game.opened[synced[0] :]:
+            tracker.reveal(j, game.number(j))
+        for j in game.flags_placed[synced[1] :]:
+            tracker.flag(j)
+        synced[:] = [len(game.opened), len(game.flags_placed)]
+        return decide_position(tracker.position(), game.mines, time_limit=spec.time_limit)
+
+    return decide
+
+
 def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = None) -> GameResult:
-    """Play one game to its end; a move that makes no progress twice in a row aborts it as an error."""
+    """Play one game to its end; a move that makes no progress twice in a row aborts it as an error.
+
+    Without ``decide`` the solver plays through :func:`tracked_solver`.
+    """
     rng = game_rng(seed, index)
     game = Game(spec.rows, spec.cols, spec.mines, spec.rules, rng=random.Random(rng.getrandbits(64)))
     solver_rng = random.Random(rng.getrandbits(64))
-    decide = decide or solver_decider(spec.time_limit)
+    if decide is None:
+        next_decision = tracked_solver(game, spec)
+    else:
+        given = decide
+
+        def next_decision() -> object:
+            return given(game.board(), spec.rules, solver_rng)
+
     guesses = decisions = stalls = 0
     times: list[float] = []
     error = None
     while not game.over:
-        board = game.board()
+        first = not game.opened
         started = time.perf_counter()
-        decision = decide(board, spec.rules, solver_rng)
+        decision = next_decision()
         times.append(time.perf_counter() - started)
         decisions += 1
-        first = board.is_fresh
         if decision.guess and not first:
             guesses += 1
         before = (game.safe_left, sum(game.flagged))
@@ -104,8 +138,7 @@ def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = No
 
 def _play_chunk(args: tuple[GameSpec, int, list[int]]) -> list[GameResult]:
     spec, seed, indices = args
-    decide = solver_decider(spec.time_limit)
-    return [play_game(spec, seed, i, decide) for i in indices]
+    return [play_game(spec, seed, i) for i in indices]
 
 
 def run_games(spec: GameSpec, games: int, seed: int, jobs: int = 1, chunk: int = 8) -> Iterator[GameResult]:

@@ -79,7 +79,19 @@ def choose_move(
     if board.is_fresh:
         move = first_move(board.rows, board.cols, rules)
         return Decision([move], rules.first_click == "none", None, f"first move: rule {rules.first_click!r}")
-    pos = read_position(board)
+    return decide_position(read_position(board), mines, time_limit=time_limit, started=started)
+
+
+def decide_position(
+    pos: Position, mines: int | None, *, time_limit: float = 1.0, started: float | None = None
+) -> Decision:
+    """:func:`choose_move` on a position already read from a board that is not fresh.
+
+    The simulator keeps its position up to date move by move (:mod:`tracker`) and enters here.
+    ``started`` is when the decision's time limit began (default: now).
+    """
+    if started is None:
+        started = time.perf_counter()
     if not pos.unknown:
         return Decision([], False, None, "nothing to do: no unknown cells left")
     found = cheap_deductions(pos, None if mines is None else mines - len(pos.known_mines))

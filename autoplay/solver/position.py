@@ -87,7 +87,7 @@ def read_position(board: Board) -> Position:
         cols,
         tuple(np.flatnonzero(unknown.ravel()).tolist()),
         tuple(np.flatnonzero(mine.ravel()).tolist()),
-        _useful(constraints, cols),
+        useful_constraints(constraints, cols),
     )
 
 
@@ -127,7 +127,7 @@ def _checked(cell: int, value: int, unknowns: tuple[int, ...], flagged: list[int
     return Constraint(cell, unknowns, need)
 
 
-def _useful(constraints: list[Constraint], cols: int) -> tuple[Constraint, ...]:
+def useful_constraints(constraints: list[Constraint], cols: int) -> tuple[Constraint, ...]:
     """Drop satisfied numbers and duplicates; two numbers on one cell set that disagree are a contradiction."""
     seen: dict[tuple[int, ...], Constraint] = {}
     for con in constraints:
@@ -166,4 +166,4 @@ def with_reveal(pos: Position, index: int, value: int) -> Position:
                 raise ContradictionError("revealed cell was needed as a mine", [pos.coord(con.cell)])
         changed.append(con)
     changed.append(new)
-    return Position(pos.rows, cols, tuple(sorted(unknown_set)), pos.known_mines, _useful(changed, cols))
+    return Position(pos.rows, cols, tuple(sorted(unknown_set)), pos.known_mines, useful_constraints(changed, cols))
