@@ -76,8 +76,11 @@ class Subsystem:
         self.high_total = union if count is None else count.left
 
     def _walk(self, visit, allowed: list[range], low: int, high: int) -> None:
-        """Depth-first over group counts within ``allowed`` and totals in [low, high]; ``visit`` sees each solution."""
-        need, room, sizes, bits = self.need, self.room, self.sizes, self.bits
+        """Depth-first over group counts within ``allowed`` and totals in [low, high]; ``visit`` sees each solution.
+
+        Works on copies of the needs, so a visit that stops the walk by raising leaves the subsystem reusable.
+        """
+        need, room, sizes, bits = list(self.need), list(self.room), self.sizes, self.bits
         n_groups = len(sizes)
         chosen = [0] * n_groups
 
@@ -89,22 +92,18 @@ class Subsystem:
             size, touched = sizes[g], bits[g]
             for k in touched:
                 room[k] -= size
-            try:
-                for x in allowed[g]:
-                    if total + x > high:
-                        break
-                    if all(0 <= need[k] - x <= room[k] for k in touched):
-                        for k in touched:
-                            need[k] -= x
-                        chosen[g] = x
-                        try:
-                            walk(g + 1, total + x)
-                        finally:
-                            for k in touched:
-                                need[k] += x
-            finally:
-                for k in touched:
-                    room[k] += size
+            for x in allowed[g]:
+                if total + x > high:
+                    break
+                if all(0 <= need[k] - x <= room[k] for k in touched):
+                    for k in touched:
+                        need[k] -= x
+                    chosen[g] = x
+                    walk(g + 1, total + x)
+                    for k in touched:
+                        need[k] += x
+            for k in touched:
+                room[k] += size
 
         walk(0, 0)
 
