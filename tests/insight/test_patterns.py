@@ -20,7 +20,7 @@ FIXTURES = [
     (".10\n.20\n.20\n.10\n", (0, 0), False, 3, "3", "1-2-2-1"),
     (".10\n.31\n...\n...\n", (2, 0), True, 3, "3", "1-3-1 corner"),
     ("mines=4\n001.\n002.\n122.\n.2..\n", (3, 3), False, 3, "3", "2-2-2 corner"),
-    ("mines=2\n01.\n122\n...\n", (2, 0), False, 2, "2", "hole"),
+    ("mines=3\n000000\n111111\n..1..1\n122211\n...100\n", (2, 3), False, 2, "2", "hole"),  # pocket (2,3)-(2,4)
     ("mines=2\n1..\n.21\n1..\n", (0, 1), False, 3, "3", "triangle"),
     ("...\n12.\n01.\n", (0, 2), False, 3, "3", "shared mines in regions"),
     ("mines=1\n...\n..1\n1..\n", (0, 0), False, 2, "count", "mine-count endgame"),
