@@ -108,3 +108,14 @@ def test_bad_layouts_are_one_line_with_exit_2(tmp_path, capsys, text, message):
     assert main(["grade", write(tmp_path, text)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def test_the_same_seed_generates_the_same_board(capsys):
+    boards = []
+    for _ in range(2):
+        assert main(["generate", "--preset", "intermediate", "--no-guess", "--seed", "11", "--min-level", "2"]) == 0
+        text = capsys.readouterr().out
+        boards.append([line for line in text.splitlines() if not line.startswith("# generated in")])
+    assert boards[0] == boards[1]
+    assert main(["generate", "--preset", "intermediate", "--no-guess", "--seed", "12", "--min-level", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[4:] != boards[0][4:]
