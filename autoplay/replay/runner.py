@@ -241,6 +241,10 @@ class Replayer:
         lines = [f"{outcome.name}: {outcome.move_text}" if decision else f"{outcome.name}: game over"]
         if decision is not None:
             lines.append(decision.reason)
+        if outcome.explanation:
+            from autoplay.insight.record import explanation_lines
+
+            lines += explanation_lines(outcome.explanation, limit=2)
         lines += outcome.problems
         assert self.out_dir is not None
         return save_png(self.out_dir / f"{outcome.name}.png", add_caption(picture, lines))
