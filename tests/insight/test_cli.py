@@ -8,12 +8,7 @@ import pytest
 
 from autoplay.board.model import Board
 from autoplay.cli.main import main
-
-
-def write(tmp_path, text: str, name: str = "board.txt") -> str:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+from tests.solver.test_cli_solve import write  # the same board-file helper as the solve command's tests
 
 
 def test_solve_explain_prints_the_proof(tmp_path, capsys):
