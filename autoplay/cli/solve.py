@@ -42,13 +42,19 @@ def run(args: argparse.Namespace) -> int:
         board = board.with_mines(args.mines)
     analysis = analyze(board, deadline=time.perf_counter() + args.time_limit / 2)
     decision = choose_move(board, time_limit=args.time_limit)
-    explanations = None
+    explanations = later = None
     if args.explain:
-        from autoplay.insight import explain_decision
+        from autoplay.insight.explain import explain_decision, later_certain_moves
 
-        explanations = explain_decision(board, decision, time_limit=EXPLAIN_SECONDS)
+        extra = later_certain_moves(decision, analysis)
+        explained = explain_decision(board, decision, time_limit=EXPLAIN_SECONDS, also=extra)
+        explanations, later = explained[:len(decision.moves)], explained[len(decision.moves):]
     if args.json:
-        print(json.dumps(_as_json(analysis, decision, explanations)))
+        out = _as_json(analysis, decision, explanations)
+        if later is not None:
+            out["also_certain"] = [{"action": e.action, "row": e.row, "col": e.col, "explanation": e.to_dict()}
+                                   for e in later]
+        print(json.dumps(out))
     else:
         sys.stdout.write(_as_text(board, analysis, decision))
         if explanations:
@@ -56,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
 
             print("why:")
             print(format_explanations(explanations, limit=EXPLAINED_LINES))
+            if later:
+                print("also certain (for later moves):")
+                print(format_explanations(later, limit=EXPLAINED_LINES))
     return 0
 
 

@@ -53,8 +53,13 @@ class Explanation:
 
 
 def explain_decision(board: Board, decision: Decision, mines: int | None = None, *,
-                     max_numbers: int = MAX_NUMBERS, time_limit: float | None = None) -> list[Explanation]:
-    """Explanations for ``decision.moves``, in the same order; ``mines`` defaults to ``board.mines``."""
+                     max_numbers: int = MAX_NUMBERS, time_limit: float | None = None,
+                     also: list[Move] | None = None) -> list[Explanation]:
+    """Explanations for ``decision.moves``, in the same order; ``mines`` defaults to ``board.mines``.
+
+    ``also`` adds more certain moves (cells the decision left for later) to a
+    certain decision's list; they share its proof search.
+    """
     if mines is None:
         mines = board.mines
     if not decision.moves:
@@ -70,7 +75,16 @@ def explain_decision(board: Board, decision: Decision, mines: int | None = None,
     pos = read_position(board)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     prover = Prover(pos, None if mines is None else mines - len(pos.known_mines), max_numbers, deadline)
-    return [_certain(board, prover, move) for move in decision.moves]
+    return [_certain(board, prover, move) for move in [*decision.moves, *(also or [])]]
+
+
+def later_certain_moves(decision: Decision, analysis: Any) -> list[Move]:
+    """Certain cells of ``analysis`` the decision does not play yet (its cheap rules stop at the first finding)."""
+    if decision.guess or analysis is None:
+        return []
+    played = {(m.row, m.col) for m in decision.moves}
+    moves = [Move("reveal", r, c, 0.0) for r, c in analysis.safe if (r, c) not in played]
+    return moves + [Move("flag", r, c, 1.0) for r, c in analysis.mines if (r, c) not in played]
 
 
 def _certain(board: Board, prover: Prover, move: Move) -> Explanation:

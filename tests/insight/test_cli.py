@@ -17,6 +17,7 @@ def test_solve_explain_prints_the_proof(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "why:" in out
     assert "flag (2,0): mine by 1-2 - 2 pieces of information: (1,1)=2, (1,2)=1" in out
+    assert "also certain (for later moves):\nreveal (2,1): safe by 1-2-1 - 3 pieces of information" in out
 
 
 def test_solve_json_explanations_add_to_each_move_and_change_nothing_else(tmp_path, capsys):
@@ -29,6 +30,10 @@ def test_solve_json_explanations_add_to_each_move_and_change_nothing_else(tmp_pa
         why = move.pop("explanation")
         assert why["kind"] == "certain" and why["pieces"] == 2 and why["pattern"] == "1-2"
     explained["move"].pop("explanation")
+    # the middle cell is certain too, though the pair rule's decision leaves it for later: 1-2-1, 3 numbers
+    (later,) = explained.pop("also_certain")
+    assert (later["action"], later["row"], later["col"]) == ("reveal", 2, 1)
+    assert later["explanation"]["pattern"] == "1-2-1" and later["explanation"]["pieces"] == 3
     assert explained == plain
 
 
