@@ -13,6 +13,7 @@ from typing import Any
 
 from autoplay.board.model import Board
 from autoplay.solver.decide import Decision
+from autoplay.solver.guess import PROGRESS_BONUS
 
 #: Runner-up cells listed per guess.
 RUNNERS_UP = 3
@@ -120,8 +121,7 @@ def _tie_break(chosen: Candidate, other: Candidate) -> str:
 
 
 def _score(c: Candidate) -> float:
-    from autoplay.solver.guess import PROGRESS_BONUS
-
+    """The policy's own score (two-move survival plus the progress bonus)."""
     return (c.survive_two or 0.0) + PROGRESS_BONUS * (c.progress or 0.0)
 
 
