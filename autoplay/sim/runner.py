@@ -73,10 +73,7 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
     def decide() -> object:
         if not game.opened:
             return choose_move(game.board(), game.mines, spec.rules, time_limit=spec.time_limit)
-        for j in game.opened[synced[0] :]:
-            tracker.reveal(j, game.number(j))
-        for j in game.flags_placed[synced[1] :]:
-            tracker.flag(j)
+        tracker.update([(j, game.number(j)) for j in game.opened[synced[0] :]], game.flags_placed[synced[1] :])
         synced[:] = [len(game.opened), len(game.flags_placed)]
         return decide_position(tracker.position(), game.mines, time_limit=spec.time_limit)
 

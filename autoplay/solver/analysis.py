@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 from autoplay.board.model import Board, neighbour_table
@@ -272,6 +273,12 @@ def _choose(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
 
 
+@lru_cache(maxsize=4096)
+def _room(n_off: int, left: int, size: int) -> tuple[int, ...]:
+    """Ways to place the rest off the frontier when m = 0..size-1 mines are on it (the guess search asks often)."""
+    return tuple(_choose(n_off, left - m) for m in range(size))
+
+
 def _convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
@@ -308,7 +315,7 @@ def _global(
         suffix.append(_convolve(suffix[-1], d))
     suffix.reverse()  # suffix[i] = convolution of dists[i:]
     full = prefix[-1]
-    room = [_choose(n_off, left - m) for m in range(len(full))]  # off-frontier ways when m mines are on the frontier
+    room = _room(n_off, left, len(full))
     weights = {m: w * room[m] for m, w in enumerate(full) if w and room[m]}
     total = sum(weights.values())
     if total == 0:

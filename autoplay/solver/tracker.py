@@ -27,19 +27,27 @@ class PositionTracker:
         #: numbers that still touch an unknown cell, by their flat index
         self._live: dict[int, Constraint] = {}
 
-    def reveal(self, index: int, number: int) -> None:
-        """``index`` now shows ``number``."""
-        self._unknown.discard(index)
-        self._numbers[index] = number
-        self._refresh(index)
-        self._refresh_around(index)
+    def update(self, opened: list[tuple[int, int]], flagged: list[int]) -> None:
+        """Cells ``opened`` as (index, number shown) and cells ``flagged`` (trusted as mines) since the last call.
 
-    def flag(self, index: int) -> None:
-        """``index`` is flagged (the solver trusts flags as mines)."""
-        if index in self._unknown:
-            self._unknown.discard(index)
-            self._mines.add(index)
-            self._refresh_around(index)
+        Taken as one batch because a cascade opens dozens of cells around the same numbers: each
+        number touched is refreshed once, not once per neighbour that changed.
+        """
+        unknown, numbers, nbrs = self._unknown, self._numbers, self._nbrs
+        touched: set[int] = set()
+        for index, number in opened:
+            unknown.discard(index)
+            numbers[index] = number
+            touched.add(index)
+            touched.update(nbrs[index])
+        for index in flagged:
+            if index in unknown:
+                unknown.discard(index)
+                self._mines.add(index)
+                touched.update(nbrs[index])
+        for cell in touched:
+            if cell in numbers:
+                self._refresh(cell)
 
     def position(self) -> Position:
         live = self._live
@@ -51,11 +59,6 @@ class PositionTracker:
             tuple(sorted(self._mines)),
             useful_constraints(constraints, self.cols),
         )
-
-    def _refresh_around(self, index: int) -> None:
-        for j in self._nbrs[index]:
-            if j in self._numbers:
-                self._refresh(j)
 
     def _refresh(self, cell: int) -> None:
         around = self._nbrs[cell]
