@@ -7,7 +7,9 @@ for free, then tries each undetermined cell, splits the layouts by the number
 it would show, and recurses.  The value of a position is the exact chance of
 winning with best play.  Cells are tried safest first and a cell whose safety
 cannot beat the best value found is never expanded, which prunes most of the
-tree.  The deadline bounds the rest.
+tree.  A node budget bounds the rest, so whether a search completes does not
+depend on the machine's load (simulated games replay identically anywhere);
+the deadline is the safety net for slow machines.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from autoplay.solver.position import Position
 MAX_LAYOUTS = 1000
 
 
+#: Positions a search may expand (about 0.2 s of one core) before it gives up for the heuristic.
+MAX_NODES = 20_000
 #: Rounding room when a branch is cut because it cannot beat the best one.
 _SLACK = 1e-9
 
 
 class SearchTimeout(Exception):
-    """The tree search ran out of time; the caller keeps its heuristic guess."""
+    """The tree search ran out of time or nodes; the caller keeps its heuristic guess."""
 
 
 def list_layouts(pos: Position, mines: int, limit: int = MAX_LAYOUTS) -> list[int] | None:
@@ -86,7 +90,7 @@ class EndgameSearch:
 
     CHECK_EVERY = 64
 
-    def __init__(self, pos: Position, deadline: float):
+    def __init__(self, pos: Position, deadline: float, max_nodes: int = MAX_NODES):
         self.cells = pos.unknown
         n = len(self.cells)
         bit = {j: k for k, j in enumerate(self.cells)}
@@ -99,6 +103,7 @@ class EndgameSearch:
         self.deadline = deadline
         self.memo: dict[tuple[tuple[int, ...], int], float] = {}
         self.nodes = 0
+        self.max_nodes = max_nodes
 
     def best_move(self, layouts: list[int]) -> tuple[int, float]:
         """(flat index of the best cell to reveal, win probability with best play)."""
@@ -112,7 +117,7 @@ class EndgameSearch:
         if not root and key in self.memo:
             return self.memo[key], -1
         self.nodes += 1
-        if self.nodes % self.CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+        if self.nodes > self.max_nodes or (self.nodes % self.CHECK_EVERY == 0 and time.perf_counter() > self.deadline):
             raise SearchTimeout
         union = 0
         inter = self.all_bits

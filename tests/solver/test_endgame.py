@@ -9,7 +9,7 @@ import pytest
 
 from autoplay.board.model import Board
 from autoplay.solver import analyze, choose_move
-from autoplay.solver.endgame import EndgameSearch, list_layouts
+from autoplay.solver.endgame import EndgameSearch, SearchTimeout, list_layouts
 from autoplay.solver.position import read_position
 from tests.solver.brute import random_position
 
@@ -62,3 +62,10 @@ def test_choose_move_uses_the_search_late_in_a_game():
     decision = choose_move(Board.from_rows([".1..."], mines=2))
     assert decision.guess and "endgame" in decision.reason
     assert (decision.moves[0].row, decision.moves[0].col) in {(0, 2), (0, 3)}
+
+
+def test_search_gives_up_past_its_node_budget_whatever_the_clock_says():
+    board = Board.from_rows([".1..."], mines=2)
+    pos = read_position(board)
+    with pytest.raises(SearchTimeout):
+        EndgameSearch(pos, time.perf_counter() + 10, max_nodes=1).best_move(list_layouts(pos, 2))
