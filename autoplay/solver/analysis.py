@@ -201,10 +201,12 @@ def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | 
     off = tuple(j for j in pos.unknown if j not in frontier and j not in touched)
     left = mines - len(pos.known_mines)
     outcomes: dict[int, Tally] = {}
+    kept_apart, kept_all = _leave_one_out([c.totals for c in counts])  # the same for every number
     for seen, count in count_by_watched(changed, watched, deadline).items():
         joined = counts + [count]
+        apart = [_convolve(e, count.totals) for e in kept_apart] + [kept_all], _convolve(kept_all, count.totals)
         try:
-            shares, solutions, weights, off_share = _global(pos, joined, off, left)
+            shares, solutions, weights, off_share = _global(pos, joined, off, left, apart)
         except ContradictionError:
             continue
         outcomes[base + seen] = Tally(True, shares, solutions, weights, off_share, joined, {}, [])
@@ -301,12 +303,8 @@ def _local(counts: list[ComponentCount]) -> tuple[list[tuple[tuple[int, ...], in
     return shares, solutions
 
 
-def _global(
-    pos: Position, counts: list[ComponentCount], off: tuple[int, ...], left: int
-) -> tuple[list[tuple[tuple[int, ...], int, int]], int, dict[int, int], tuple[int, int] | None]:
-    """Convolve the components' mine counts and weight each total by the off-frontier binomial."""
-    n_off = len(off)
-    dists = [c.totals for c in counts]
+def _leave_one_out(dists: list[tuple[int, ...]]) -> tuple[list[list[int]], list[int]]:
+    """(for each i the convolution of every distribution but the i-th, the convolution of all)."""
     prefix: list[list[int] | tuple[int, ...]] = [[1]]
     for d in dists:
         prefix.append(_convolve(prefix[-1], d))
@@ -314,7 +312,23 @@ def _global(
     for d in reversed(dists):
         suffix.append(_convolve(suffix[-1], d))
     suffix.reverse()  # suffix[i] = convolution of dists[i:]
-    full = prefix[-1]
+    return [_convolve(prefix[i], suffix[i + 1]) for i in range(len(dists))], list(prefix[-1])
+
+
+def _global(
+    pos: Position,
+    counts: list[ComponentCount],
+    off: tuple[int, ...],
+    left: int,
+    apart: tuple[list[list[int]], list[int]] | None = None,
+) -> tuple[list[tuple[tuple[int, ...], int, int]], int, dict[int, int], tuple[int, int] | None]:
+    """Convolve the components' mine counts and weight each total by the off-frontier binomial.
+
+    ``apart`` is :func:`_leave_one_out` of the components' totals when the caller has it already.
+    """
+    n_off = len(off)
+    dists = [c.totals for c in counts]
+    excluding, full = apart or _leave_one_out(dists)
     room = _room(n_off, left, len(full))
     weights = {m: w * room[m] for m, w in enumerate(full) if w and room[m]}
     total = sum(weights.values())
@@ -322,7 +336,7 @@ def _global(
         raise _count_mismatch(pos, dists, n_off, left)
     shares = []
     for i, count in enumerate(counts):
-        others = [(k, w) for k, w in enumerate(_convolve(prefix[i], suffix[i + 1])) if w]
+        others = [(k, w) for k, w in enumerate(excluding[i]) if w]
         rest = [sum(w * room[m + k] for k, w in others) for m in range(len(count.totals))]
         for cells, per_m in zip(count.groups, count.group_mines):
             shares.append((cells, sum(x * r for x, r in zip(per_m, rest)), total * len(cells)))
