@@ -1,6 +1,7 @@
 """Win-rate and speed table of the solver on simulated games, as written to BENCHMARKS.md.
 
 Usage: python benchmarks/win_rates.py --games 20000 --jobs 2 [--presets expert] [--rules safe zero] [--out F.md]
+       [--first-cell ROW COL]
 Each row plays the same seeded games whatever --jobs is; the table states the command that made it.
 """
 
@@ -15,9 +16,19 @@ import time
 from autoplay.board.rules import PRESETS, Rules
 from autoplay.cli.progress import Progress
 from autoplay.sim.runner import GameSpec, run_games, summarise
+from autoplay.solver.decide import first_move
 from report import emit  # benchmarks/report.py, beside this script
 
-START_CELL = {"safe": "corner (0,0)", "zero": "(3,3)", "none": "corner (0,0)"}
+
+
+def start_cell(spec: GameSpec) -> str:
+    """Where the solver opens in this row (0-based), as the table states it."""
+    if spec.first_cell is not None:
+        r, c = spec.first_cell
+    else:
+        move = first_move(spec.rows, spec.cols, spec.rules)
+        r, c = move.row, move.col
+    return "corner (0,0)" if (r, c) == (0, 0) else f"({r},{c})"
 
 
 def main() -> int:
@@ -29,6 +40,8 @@ def main() -> int:
     ap.add_argument("--rules", nargs="+", default=["safe", "zero"], choices=["safe", "zero", "none"])
     ap.add_argument("--time-limit", type=float, default=1.0)
     ap.add_argument("--out", help="append the markdown table to this file as well")
+    ap.add_argument("--first-cell", nargs=2, type=int, metavar=("ROW", "COL"),
+                    help="open every game here (0-based) instead of the solver's own start cell")
     args = ap.parse_args()
 
     lines = [
@@ -43,7 +56,8 @@ def main() -> int:
     for preset_name in args.presets:
         preset = PRESETS[preset_name]
         for rule in args.rules:
-            spec = GameSpec(preset.rows, preset.cols, preset.mines, Rules(rule), args.time_limit)
+            first = tuple(args.first_cell) if args.first_cell else None
+            spec = GameSpec(preset.rows, preset.cols, preset.mines, Rules(rule), args.time_limit, first)
             results = []
             started = time.perf_counter()
             with Progress(args.games, f"{preset_name}/{rule}") as bar:
@@ -53,7 +67,7 @@ def main() -> int:
             s = summarise(spec, results, time.perf_counter() - started, args.seed, args.jobs)
             lo, hi = s.ci95
             row = (
-                f"| {preset_name} {preset.cols}x{preset.rows}/{preset.mines} | {rule} | {START_CELL[rule]} | {s.games} "
+                f"| {preset_name} {preset.cols}x{preset.rows}/{preset.mines} | {rule} | {start_cell(spec)} | {s.games} "
                 f"| {s.wins} | {100 * s.win_rate:.2f}% | {100 * lo:.2f}–{100 * hi:.2f}% "
                 f"| {s.games_per_second / args.jobs:.1f} | {s.decision_ms_median:.2f} ms | {s.decision_ms_p99:.1f} ms "
                 f"| {s.mean_guesses:.2f} |"

@@ -25,11 +25,14 @@ class Decider(Protocol):
 
 @dataclass(frozen=True)
 class GameSpec:
+    """One kind of game; ``first_cell`` (row, col) overrides where the solver opens, to compare start cells."""
+
     rows: int
     cols: int
     mines: int
     rules: Rules = Rules()
     time_limit: float = 1.0
+    first_cell: tuple[int, int] | None = None
 
 
 @dataclass
@@ -64,7 +67,7 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
     Decides exactly as ``choose_move(game.board(), ...)`` would, without re-reading the whole board
     at every decision (see :mod:`autoplay.solver.tracker`).
     """
-    from autoplay.solver.decide import choose_move, decide_position
+    from autoplay.solver.decide import Decision, Move, choose_move, decide_position
     from autoplay.solver.tracker import PositionTracker
 
     tracker = PositionTracker(game.rows, game.cols)
@@ -72,6 +75,9 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
 
     def decide() -> object:
         if not game.opened:
+            if spec.first_cell is not None:
+                start = Move("reveal", *spec.first_cell, 0.0)
+                return Decision([start], spec.rules.first_click == "none", None, "first move: given start cell")
             return choose_move(game.board(), game.mines, spec.rules, time_limit=spec.time_limit)
         tracker.update([(j, game.number(j)) for j in game.opened[synced[0] :]], game.flags_placed[synced[1] :])
         synced[:] = [len(game.opened), len(game.flags_placed)]

@@ -47,3 +47,11 @@ def test_tracked_and_board_games_end_the_same():
             board.guesses,
             board.safe_revealed_pct,
         )
+
+
+def test_a_given_first_cell_replaces_the_solver_start():
+    spec = GameSpec(16, 16, 40, Rules("zero"), first_cell=(5, 7))
+    game = Game(16, 16, 40, spec.rules, random.Random(1))
+    first = tracked_solver(game, spec)()
+    assert moves(first) == [("reveal", 5, 7)]
+    assert moves(tracked_solver(game, GameSpec(16, 16, 40, Rules("zero")))()) == [("reveal", 2, 2)]

@@ -19,7 +19,14 @@ from tests.solver.brute import random_position
 
 @pytest.mark.parametrize(
     "rule, size, cell",
-    [("safe", (16, 30), (0, 0)), ("none", (9, 9), (0, 0)), ("zero", (16, 30), (3, 3)), ("zero", (2, 3), (1, 2))],
+    [
+        ("safe", (16, 30), (0, 0)),
+        ("none", (9, 9), (0, 0)),
+        ("zero", (16, 30), (3, 3)),
+        ("zero", (16, 16), (2, 2)),
+        ("zero", (9, 9), (2, 2)),
+        ("zero", (2, 3), (1, 2)),
+    ],
 )
 def test_first_move_follows_the_rule(rule, size, cell):
     move = first_move(*size, Rules(rule))
