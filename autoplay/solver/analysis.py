@@ -175,18 +175,17 @@ def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | 
     or its neighbours change, and one enumeration that watches the mines among those neighbours
     splits its counts by the number the cell would show.  Raises :class:`BudgetExceeded` at ``deadline``.
     """
+    layout = _layout(pos)
     nbrs = neighbour_table(pos.rows, pos.cols)[index]
-    unknown = set(pos.unknown)
-    known = set(pos.known_mines)
-    watched = tuple(j for j in nbrs if j in unknown)
-    base = sum(1 for j in nbrs if j in known)
+    watched = tuple(j for j in nbrs if j in layout.unknown)
+    base = sum(1 for j in nbrs if j in layout.known)
     touched = set(watched)
     touched.add(index)
-    pieces = _split(pos)
+    hit = {layout.piece_of[j] for j in touched if j in layout.piece_of}
     kept: list[list[tuple[tuple[int, ...], int]]] = []
     changed: list[tuple[tuple[int, ...], int]] = []
-    for piece in pieces:
-        if any(j in touched for cells, _need in piece for j in cells):
+    for k, piece in enumerate(layout.pieces):
+        if k in hit:
             for cells, need in piece:
                 if index in cells:
                     cells = tuple(j for j in cells if j != index)
@@ -197,8 +196,7 @@ def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | 
         else:
             kept.append(piece)
     counts = [_count_cached(piece, deadline) for piece in kept]
-    frontier = {j for piece in pieces for cells, _need in piece for j in cells}
-    off = tuple(j for j in pos.unknown if j not in frontier and j not in touched)
+    off = tuple(j for j in layout.off if j not in touched)
     left = mines - len(pos.known_mines)
     outcomes: dict[int, Tally] = {}
     kept_apart, kept_all = _leave_one_out([c.totals for c in counts])  # the same for every number
@@ -211,6 +209,33 @@ def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | 
             continue
         outcomes[base + seen] = Tally(True, shares, solutions, weights, off_share, joined, {}, [])
     return outcomes
+
+
+@dataclass
+class _Layout:
+    """What every candidate of one guess search shares: the components, where each cell sits, the rest."""
+
+    pos: Position
+    pieces: list[list[tuple[tuple[int, ...], int]]]
+    piece_of: dict[int, int]
+    off: tuple[int, ...]
+    unknown: set[int]
+    known: set[int]
+
+
+_LAST_LAYOUT: list[_Layout] = []
+
+
+def _layout(pos: Position) -> _Layout:
+    """The split of ``pos``, kept for the position the guess search is weighing candidates on."""
+    if _LAST_LAYOUT and _LAST_LAYOUT[0].pos is pos:
+        return _LAST_LAYOUT[0]
+    pieces = _split(pos)
+    piece_of = {j: k for k, piece in enumerate(pieces) for cells, _need in piece for j in cells}
+    off = tuple(j for j in pos.unknown if j not in piece_of)
+    found = _Layout(pos, pieces, piece_of, off, set(pos.unknown), set(pos.known_mines))
+    _LAST_LAYOUT[:] = [found]
+    return found
 
 
 # -- splitting and counting -------------------------------------------------
