@@ -26,6 +26,8 @@ GAME_DIRS = ("/usr/games", "/usr/bin", "/usr/local/games")
 WM_CLASS = {"gnome-mines": "gnome-mines", "xdemineur": "xdemineur"}
 #: gnome-mines' own size modes and the command-line switch that skips its size chooser.
 GNOME_MODES = {"beginner": (0, "--small"), "intermediate": (1, "--medium"), "expert": (2, "--big")}
+#: The sizes those modes play (rows, cols, mines): its small board is 8x8, not the classic 9x9.
+GNOME_SIZES = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
 #: A window big enough that the expert board is not clipped (28 px tiles).
 GNOME_WINDOW = (1050, 650)
 
@@ -104,10 +106,10 @@ def gnome_mines_keyfile(rows: int, cols: int, mines: int, mode: int | None) -> s
 def _prepare_gnome_mines(root: Path, rows: int, cols: int, mines: int, mode: int | None) -> dict[str, str]:
     config, data = root / "config", root / "data"
     settings = config / "glib-2.0" / "settings"
-    settings.mkdir(parents=True)
+    settings.mkdir(parents=True, exist_ok=True)
     (settings / "keyfile").write_text(gnome_mines_keyfile(rows, cols, mines, mode))
     scores = data / "gnome-mines" / "scores"
-    scores.mkdir(parents=True)
+    scores.mkdir(parents=True, exist_ok=True)
     # Ten unbeatable entries: a win never reaches the top ten, so no dialog covers the board.
     (scores / f"{cols}-{rows}-{mines}").write_text("0 1 bot\n" * 10)
     return {
@@ -138,6 +140,12 @@ def launch_game(
 
     if name not in GAMES:
         raise ControlError(f"unknown game {name!r}; choose from {', '.join(GAMES)}")
+    if name == "gnome-mines" and preset in GNOME_SIZES:
+        own = GNOME_SIZES[preset]
+        if any(given not in (None, default) for given, default in zip((rows, cols, mines), own)):
+            raise ControlError("gnome-mines is launched at its preset sizes only (beginner 8x8/10, intermediate "
+                               "16x16/40, expert 16x30/99)")
+        rows, cols, mines = own
     rows, cols, mines = _size(preset, rows, cols, mines)
     binary = find_binary(name)
     tempdir = None
@@ -148,9 +156,6 @@ def launch_game(
     workdir.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "DISPLAY": display}
     if name == "gnome-mines":
-        custom = (rows, cols, mines) != tuple(vars(PRESETS[preset]).values())
-        if custom:
-            raise ControlError("gnome-mines is launched at its preset sizes only (beginner, intermediate, expert)")
         mode, switch = GNOME_MODES[preset]
         env.update(_prepare_gnome_mines(workdir, rows, cols, mines, mode))
         argv = [binary, switch]

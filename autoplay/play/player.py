@@ -19,9 +19,11 @@ Policy, and why:
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -32,6 +34,7 @@ from autoplay.control.capture import Roi, Settled, wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.play.recorder import Recorder
+from autoplay.vision.debug import write_debug_image
 
 #: Screen rectangle ``(left, top, width, height)``.
 Rect = tuple[int, int, int, int]
@@ -207,9 +210,15 @@ class Player:
         """The error to stop with if re-reading does not help; the frame is kept in the recording for calibration."""
         cells = list(getattr(decoded, "unreadable", []))
         shown = ", ".join(f"({r},{c})" for r, c in cells[:6]) + (" ..." if len(cells) > 6 else "")
-        saved = self.recorder.frame(frame, "unreadable") if self.recorder is not None else None
+        if self.recorder is not None:
+            self.recorder.frame(frame, "unreadable")
+            folder = self.recorder.root
+        else:
+            folder = Path(tempfile.gettempdir())
+        marked = folder / f"unreadable-{time.strftime('%Y%m%d-%H%M%S')}.png"
+        debug = write_debug_image(marked, frame, getattr(decoded, "grid", None), cells)
         return UnreadableBoardError(f"cannot read the board: {len(cells)} unreadable cells {shown}".rstrip(),
-                                    debug_image=str(self.recorder.root / saved) if saved else None)
+                                    debug_image=debug)
 
     def log_decision(self, number: int, frame: np.ndarray, decoded: Any, decision: Any, state: str,
              timing: dict[str, float]) -> None:

@@ -41,3 +41,21 @@ def test_unknown_game_and_too_narrow_xdemineur_are_refused_before_starting_anyth
         launch_game("kmines", ":0")
     with pytest.raises(ControlError, match="12 columns"):
         launch_game("xdemineur", ":0", preset="beginner")
+
+
+def test_gnome_mines_plays_its_own_sizes_and_its_top_ten_file_matches_them(tmp_path, monkeypatch):
+    """gnome-mines' small board is 8x8: a top ten named after 9x9 would not stop the high-score dialog."""
+    started = {}
+
+    def fake_popen(argv, env, **kwargs):
+        started["argv"], started["env"] = argv, env
+        raise ControlError("stop before any window is looked for")
+
+    monkeypatch.setattr(games, "find_binary", lambda name: "/usr/games/gnome-mines")
+    monkeypatch.setattr(games.subprocess, "Popen", fake_popen)
+    with pytest.raises(ControlError, match="stop before"):
+        launch_game("gnome-mines", ":0", preset="beginner", workdir=tmp_path)
+    assert started["argv"][1] == "--small"
+    assert (tmp_path / "data" / "gnome-mines" / "scores" / "8-8-10").is_file()
+    with pytest.raises(ControlError, match="preset sizes only"):
+        launch_game("gnome-mines", ":0", preset="beginner", rows=9, cols=9, workdir=tmp_path)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import tempfile
 from functools import partial
+from pathlib import Path
 
+import cv2
 import pytest
 
 from autoplay.board.model import Board
@@ -112,7 +115,8 @@ def test_persistent_contradiction_stops_without_clicking():
     assert backend.clicks == []
 
 
-def test_unreadable_board_stops_after_rereads_without_clicking():
+def test_unreadable_board_stops_after_rereads_without_clicking(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     table = FakeTable(9, 9, 10, seed=3)
     player, backend = make_player(table)
 
@@ -123,9 +127,11 @@ def test_unreadable_board_stops_after_rereads_without_clicking():
         return decoded
 
     player.decode = unreadable
-    with pytest.raises(UnreadableBoardError):
+    with pytest.raises(UnreadableBoardError) as stopped:
         player.play_game(1)
     assert backend.clicks == []
+    marked = Path(stopped.value.debug_image)  # the frame with the unreadable cell marked, for the user to look at
+    assert marked.parent == tmp_path and cv2.imread(str(marked)) is not None
     assert table.focused == PlayerSettings().reread_limit  # each re-read first gives the window focus back
 
 
