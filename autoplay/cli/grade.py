@@ -39,7 +39,8 @@ def add_deal_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the deal (default: 1)")
     p.add_argument("--rule", choices=("safe", "zero"), default=None,
                    help="first-click rule of the deal: safe (start in a corner) or zero (the first click opens "
-                   "an area, start at (3,3)); default: safe for grade, zero for generate")
+                   "an area, start at (2,2) on boards up to 16x16, (3,3) on larger ones); default: safe for grade, "
+                   "zero for generate")
     p.add_argument("--max-numbers", type=int, default=None,
                    help="largest set of numbers tried together before the mine count and the full engine "
                    "(default: 4)")
@@ -55,7 +56,7 @@ def ladder_size(args: argparse.Namespace) -> int:
 
 
 def opening(args: argparse.Namespace, default_rule: str) -> tuple[Rules, tuple[int, int]]:
-    """The first-click rule and where the solver opens under it (a corner, or (3,3) when the click opens an area)."""
+    """The first-click rule and where the solver opens under it (a corner, or a cell inside when the click opens an area)."""
     from autoplay.solver.decide import first_move
 
     preset = PRESETS[args.preset]

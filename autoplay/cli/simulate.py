@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mines", type=int, help="custom mine count (overrides the preset)")
     p.add_argument("--rule", choices=FIRST_CLICK_RULES, default="safe",
                    help="first-click rule: safe = first cell safe (start in a corner), zero = first cell opens "
-                   "(start at (3,3)), none = no protection (default: safe)")
+                   "(start at (2,2) on boards up to 16x16, (3,3) on larger ones), none = no protection (default: safe)")
     p.add_argument("--win-rule", choices=WIN_RULES, default="reveal",
                    help="reveal = all safe cells revealed; flag-all = every mine flagged too (default: reveal)")
     p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
