@@ -2,18 +2,18 @@
 
 The policy, in the order it is applied:
 
-0. With at most ``MAX_LAYOUTS`` layouts left, an exhaustive search
-   (:mod:`endgame`) plays the position perfectly.
-1. An unavoidable 50/50 (two cells, one mine, nothing else can ever tell them
+0. An unavoidable 50/50 (two cells, one mine, nothing else can ever tell them
    apart) is taken at once: it must be guessed some day and its odds never
    improve, so guessing it before other risks wastes nothing.
+1. With at most ``MAX_LAYOUTS`` layouts left, an exhaustive search
+   (:mod:`endgame`) plays the position perfectly (within its node budget).
 2. Otherwise candidates are the safest cells (within ``WINDOW`` of the best
    safety, at most ``MAX_CANDIDATES``), plus a few cells off the frontier when
    those are competitive (corners and edges first: they open more often).
 3. Each candidate is scored by looking one move ahead: for every number it
-   could show, the engine re-counts the position, giving the exact chance of
-   that number and the best safety available afterwards (1 when the number
-   makes some cell certain).  The score is the chance of surviving this guess
+   could show, the exact chance of that number and the best safety available
+   afterwards (1 when the number makes some cell certain), all numbers from
+   one enumeration of the changed component (:func:`analysis.reveal_outcomes`).  The score is the chance of surviving this guess
    *and* the best next move, plus a small bonus (``PROGRESS_BONUS``) times
    the chance of making progress; ties go to the expected number of cells
    made certainly safe, then to plain safety.
