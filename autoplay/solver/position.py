@@ -145,10 +145,12 @@ def useful_constraints(constraints: list[Constraint], cols: int) -> tuple[Constr
 
 
 def with_reveal(pos: Position, index: int, value: int) -> Position:
-    """The position after ``index`` shows ``value``: the guess search asks this for every outcome.
+    """The position after ``index`` shows ``value``, for asking "what if" about one number.
 
     Cheaper than re-reading the board because only the numbers touching the
-    cell change.  Raises :class:`ContradictionError` when the value cannot occur.
+    cell change.  The guess search asks about every number at once instead
+    (:func:`analysis.reveal_outcomes`, checked against this one by one).
+    Raises :class:`ContradictionError` when the value cannot occur.
     """
     cols = pos.cols
     nbrs = neighbour_table(pos.rows, cols)[index]
