@@ -23,6 +23,7 @@ from pathlib import Path
 from autoplay.control.games import launch_game
 from autoplay.control.xserver import VirtualDisplay
 from autoplay.sim.stats import percentile, wilson_interval
+from layout_replay import replay_recordings  # benchmarks/layout_replay.py, beside this script
 from report import emit  # benchmarks/report.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,6 +138,11 @@ def main() -> int:
     ]
     if audited["examples"]:
         lines.append("Audit findings: " + "; ".join(audited["examples"]))
+    replayed = replay_recordings(recordings, progress=False)
+    if replayed.played:
+        lines += ["", "Layout replay (each game's own mine layout played again in the simulator by the same solver; "
+                  f"`benchmarks/layout_replay.py`): {replayed.summary()}."]
+        lines += [f"- different outcome: {line}" for line in replayed.differing]
     if errors:
         lines.append("Aborted sessions: " + "; ".join(sorted(set(errors)))[:600])
     emit("\n".join(lines) + "\n", args.out)
