@@ -23,8 +23,8 @@ from autoplay.cli.progress import Progress
 from autoplay.insight.layout import LaidGame
 from autoplay.replay.audit import truth_from_final
 from autoplay.replay.recording import is_recording, read_recording
+from autoplay.sim.runner import GameSpec, play_out, tracked_solver
 from autoplay.sim.stats import wilson_interval
-from autoplay.solver import choose_move
 from report import emit  # benchmarks/report.py, beside this script
 
 
@@ -48,13 +48,8 @@ def replay_layout(final: Board, result: str, first: Board, rules, mines: int, ti
     for index, cell in enumerate(first.cells):
         if cell not in (HIDDEN, "F", "?"):  # what the game had already opened by itself (xdemineur)
             game.reveal(*divmod(index, final.cols))
-    while not game.over:
-        decision = choose_move(game.board(), mines, rules, time_limit=time_limit)
-        for move in decision.moves:
-            if move.action == "flag":
-                game.flag(move.row, move.col)
-            elif not game.reveal(move.row, move.col):
-                break
+    spec = GameSpec(final.rows, final.cols, mines, rules, time_limit)
+    play_out(game, tracked_solver(game, spec))
     return game.won
 
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from autoplay.board.model import Board, neighbour_table  # noqa: E402
 from autoplay.control.capture import grab, wait_settled  # noqa: E402
-from autoplay.control.games import find_binary, gnome_mines_keyfile  # noqa: E402
+from autoplay.control.games import find_binary, prepare_gnome_mines  # noqa: E402
 from autoplay.control.window import Window, find_window  # noqa: E402
 from autoplay.control.xserver import VirtualDisplay  # noqa: E402
 from autoplay.solver import choose_move  # noqa: E402
@@ -53,12 +53,7 @@ def start_gnome_mines(display: str, rows: int, cols: int, mines: int, root: Path
     percent = round(100 * mines / (rows * cols))
     if rows * cols * percent // 100 != mines:
         raise SystemExit(f"gnome-mines takes a whole percentage: use {rows * cols * percent // 100} mines")
-    settings = root / "config" / "glib-2.0" / "settings"
-    settings.mkdir(parents=True)
-    (settings / "keyfile").write_text(gnome_mines_keyfile(rows, cols, mines, None))
-    env = {**os.environ, "DISPLAY": display, "GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": str(root / "config"),
-           "XDG_DATA_HOME": str(root / "data"), "XDG_CACHE_HOME": str(root / "cache"), "GDK_BACKEND": "x11",
-           "GDK_SCALE": "1", "NO_AT_BRIDGE": "1", "GTK_THEME": "Adwaita"}
+    env = {**os.environ, "DISPLAY": display, **prepare_gnome_mines(root, rows, cols, mines, None)}
     process = subprocess.Popen([find_binary("gnome-mines")], env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)
     window = find_window(display, "gnome-mines", timeout=20)

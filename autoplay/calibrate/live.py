@@ -21,6 +21,7 @@ from autoplay.control.capture import wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.control.window import Window
 from autoplay.errors import ControlError
+from autoplay.play.player import board_rect_on_screen, board_roi
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
@@ -36,11 +37,14 @@ class Collected:
     clicks: int
 
 
+def looks_covered(vectors: np.ndarray, covered: np.ndarray) -> np.ndarray:
+    """Per cell patch vector: does it still look like ``covered`` (the fresh board's tile)?"""
+    return np.sqrt(((vectors - covered) ** 2).mean(axis=1)) < COVERED_DISTANCE
+
+
 def covered_cells(frame: np.ndarray, grid: Grid, covered: np.ndarray) -> list[int]:
-    """Indices of the cells that still look like ``covered`` (a patch vector of the fresh board's tile)."""
-    vectors = patch_vectors(cell_patches(frame, grid))
-    rms = np.sqrt(((vectors - covered) ** 2).mean(axis=1))
-    return [int(i) for i in np.flatnonzero(rms < COVERED_DISTANCE)]
+    """Indices of the cells of ``frame`` that still look covered."""
+    return [int(i) for i in np.flatnonzero(looks_covered(patch_vectors(cell_patches(frame, grid)), covered))]
 
 
 def play_blind(grab: Callable[[], np.ndarray], mouse: Mouse, window: Window, rng: random.Random,
@@ -50,12 +54,11 @@ def play_blind(grab: Callable[[], np.ndarray], mouse: Mouse, window: Window, rng
     grid = locate_grid(fresh)
     vectors = patch_vectors(cell_patches(fresh, grid))
     covered = np.median(vectors, axis=0)
-    share = float((np.sqrt(((vectors - covered) ** 2).mean(axis=1)) < COVERED_DISTANCE).mean())
+    share = float(looks_covered(vectors, covered).mean())
     if share < 0.5:
         raise ControlError(f"the window does not show a fresh game ({share:.0%} of the cells look alike); "
                            "start a new game and try again")
-    x0, y0, x1, y1 = grid.rect
-    board = (window.x + x0, window.y + y0, x1 - x0, y1 - y0)
+    board = board_rect_on_screen(grid, window.rect)
     mouse.park(window.rect, board)
     frame = fresh
     clicks = 0
@@ -68,7 +71,7 @@ def play_blind(grab: Callable[[], np.ndarray], mouse: Mouse, window: Window, rng
         mouse.click(window.x + x, window.y + y, "left", board)
         mouse.park(window.rect, board)
         settled = wait_settled(grab, interval=settle, timeout=5, baseline=frame, change_timeout=1.0,
-                               roi=(y0, y1, x0, x1))
+                               roi=board_roi(grid))
         if not settled.changed:  # the board ignores clicks: the game has ended
             break
         frame = settled.frame

@@ -103,7 +103,7 @@ def gnome_mines_keyfile(rows: int, cols: int, mines: int, mode: int | None) -> s
     return "\n".join(lines) + "\n"
 
 
-def _prepare_gnome_mines(root: Path, rows: int, cols: int, mines: int, mode: int | None) -> dict[str, str]:
+def prepare_gnome_mines(root: Path, rows: int, cols: int, mines: int, mode: int | None) -> dict[str, str]:
     config, data = root / "config", root / "data"
     settings = config / "glib-2.0" / "settings"
     settings.mkdir(parents=True, exist_ok=True)
@@ -157,7 +157,7 @@ def launch_game(
     env = {**os.environ, "DISPLAY": display}
     if name == "gnome-mines":
         mode, switch = GNOME_MODES[preset]
-        env.update(_prepare_gnome_mines(workdir, rows, cols, mines, mode))
+        env.update(prepare_gnome_mines(workdir, rows, cols, mines, mode))
         argv = [binary, switch]
     else:
         if cols < 12:

@@ -83,23 +83,16 @@ def window_showing_board(display: str | None, skin: Any, missing: ControlError) 
 
 
 def vision_decoder(skin: Any, mines: int | None) -> Callable[[np.ndarray, Any], Any]:
-    """``decode_frame`` for this skin, filling in the mine count when the skin cannot tell it from the size.
+    """``decode_frame`` for this skin with the mine count the user or the launcher gave.
 
     Without the count a win cannot be recognised (the cover count is compared
-    with it), so the count given by the user or the launcher is applied and the
-    game state recomputed from the same board.
+    with it); given, it also spares reading the game's mine counter at every
+    frame.  Without it the skin's counter or its fixed sizes supply it.
     """
-    from dataclasses import replace
-
     from autoplay.vision import decode_frame
-    from autoplay.vision.state import game_state
 
     def decode(frame: np.ndarray, grid: Any) -> Any:
-        decoded = decode_frame(frame, skin, grid)
-        if decoded.board.mines is None and mines is not None:
-            board = decoded.board.with_mines(mines)
-            decoded = replace(decoded, board=board, state=game_state(board, skin.rules, readable=decoded.readable))
-        return decoded
+        return decode_frame(frame, skin, grid, mines)
 
     return decode
 

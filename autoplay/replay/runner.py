@@ -198,7 +198,6 @@ class Replayer:
                 outcome.decision = decide_move(board, board.mines, self.rules, self.time_limit)
                 if recorded is not None:
                     outcome.problems += decision_differences(recorded, outcome.decision)
-                if recorded is not None:
                     outcome.explanation = self._explanation(recorded, board, outcome.decision)
                 analysis = self._analysis(board, outcome.decision)
             if outcome.problems:

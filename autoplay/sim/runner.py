@@ -86,22 +86,11 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
     return decide
 
 
-def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = None) -> GameResult:
-    """Play one game to its end; a move that makes no progress twice in a row aborts it as an error.
+def play_out(game: Game, next_decision: Callable[[], object]) -> tuple[int, int, list[float], str | None]:
+    """Apply decisions to ``game`` until it ends: (guesses, decisions, seconds per decision, error or None).
 
-    Without ``decide`` the solver plays through :func:`tracked_solver`.
+    A decision that makes no progress twice in a row ends the game with an error instead of looping.
     """
-    rng = game_rng(seed, index)
-    game = Game(spec.rows, spec.cols, spec.mines, spec.rules, rng=random.Random(rng.getrandbits(64)))
-    solver_rng = random.Random(rng.getrandbits(64))
-    if decide is None:
-        next_decision = tracked_solver(game, spec)
-    else:
-        given = decide
-
-        def next_decision() -> object:
-            return given(game.board(), spec.rules, solver_rng)
-
     guesses = decisions = stalls = 0
     times: list[float] = []
     error = None
@@ -126,6 +115,26 @@ def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = No
                 break
         else:
             stalls = 0
+    return guesses, decisions, times, error
+
+
+def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = None) -> GameResult:
+    """Play one game to its end; a move that makes no progress twice in a row aborts it as an error.
+
+    Without ``decide`` the solver plays through :func:`tracked_solver`.
+    """
+    rng = game_rng(seed, index)
+    game = Game(spec.rows, spec.cols, spec.mines, spec.rules, rng=random.Random(rng.getrandbits(64)))
+    solver_rng = random.Random(rng.getrandbits(64))
+    if decide is None:
+        next_decision = tracked_solver(game, spec)
+    else:
+        given = decide
+
+        def next_decision() -> object:
+            return given(game.board(), spec.rules, solver_rng)
+
+    guesses, decisions, times, error = play_out(game, next_decision)
     safe_total = spec.rows * spec.cols - spec.mines
     return GameResult(
         index=index,

@@ -85,12 +85,6 @@ class GuessChoice:
     win_chance: float | None = None
 
 
-def pick_guess(analysis: Analysis, mines: int | None, deadline: float) -> tuple[int, float, str]:
-    """(flat index, mine probability, reason) of the guess to make."""
-    choice = choose_guess(analysis, mines, deadline)
-    return choice.index, choice.probability, choice.reason
-
-
 def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> GuessChoice:
     """The guess to make, with the candidates it beat (see the module docstring for the policy)."""
     pos = analysis.position

@@ -6,7 +6,7 @@ other source for it.  A counter is a short string of glyphs in a fixed box
 beside the board: xdemineur's LED shows the mines not yet flagged ("0336"),
 gnome-mines writes "flags/total" ("0/336").  Both are read the same way: the
 box is placed relative to a corner of the located board, the pixels that
-stand out from the box's background are split into glyphs at empty columns,
+stand out from the box's background are split into glyphs (connected blobs),
 and each glyph is matched against the skin's glyph templates.  The skin's
 ``format`` (a Python format string over ``flags``, ``total`` and
 ``remaining``) turns the text back into the total.
@@ -83,8 +83,9 @@ def glyph_vectors(region: np.ndarray) -> list[np.ndarray]:
     are one glyph.
     """
     pixels = region.reshape(-1, region.shape[-1]).astype(np.int32)
-    colours, counts = np.unique(pixels, axis=0, return_counts=True)
-    background = colours[np.argmax(counts)]
+    packed = (pixels[:, 0] << 16) | (pixels[:, 1] << 8) | pixels[:, 2]  # one int per colour: a 1-D count is cheap
+    colours, counts = np.unique(packed, return_counts=True)
+    background = pixels[np.flatnonzero(packed == colours[np.argmax(counts)])[0]]
     distance = np.sqrt(((region.astype(np.float32) - background) ** 2).sum(axis=-1)) / np.sqrt(3 * 255.0**2)
     peak = float(distance.max())
     if peak < 0.1:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from autoplay.control import games, xserver
-from autoplay.control.games import _prepare_gnome_mines, find_binary, gnome_mines_keyfile, launch_game
+from autoplay.control.games import find_binary, gnome_mines_keyfile, launch_game, prepare_gnome_mines
 from autoplay.control.xserver import VirtualDisplay
 from autoplay.errors import ControlError
 
 
 def test_gnome_mines_settings_turn_off_everything_that_changes_the_board_by_itself(tmp_path):
-    env = _prepare_gnome_mines(tmp_path, 16, 30, 99, mode=2)
+    env = prepare_gnome_mines(tmp_path, 16, 30, 99, mode=2)
     keyfile = (tmp_path / "config" / "glib-2.0" / "settings" / "keyfile").read_text()
     assert keyfile.startswith("[org/gnome/Mines]\n")
     for line in ("mode=2", "use-animations=false", "use-question-marks=false", "use-autoflag=false",

@@ -12,7 +12,7 @@ from autoplay.board.rules import Rules
 from autoplay.solver import analyze, choose_move, first_move
 from autoplay.solver.analysis import clear_component_cache
 from autoplay.solver.deduce import cheap_deductions
-from autoplay.solver.guess import pick_guess
+from autoplay.solver.guess import choose_guess
 from autoplay.solver.position import read_position
 from tests.solver.brute import random_position
 
@@ -83,7 +83,8 @@ def test_guess_is_never_a_certain_mine_or_revealed_cell():
         analysis = analyze(board)
         if analysis.safe or analysis.mines:
             continue
-        index, p, _reason = pick_guess(analysis, board.mines, time.perf_counter() + 5)
+        choice = choose_guess(analysis, board.mines, time.perf_counter() + 5)
+        index, p = choice.index, choice.probability
         r, c = divmod(index, board.cols)
         assert board[r, c] in ".?"
         assert p < 1
