@@ -19,11 +19,12 @@ import subprocess
 import sys
 import time
 
+from report import emit  # benchmarks/report.py, beside this script
+
 from autoplay.board.rules import PRESETS, Rules
 from autoplay.insight.generate import generate
 from autoplay.sim.stats import percentile
 from autoplay.solver.decide import first_move
-from report import emit  # benchmarks/report.py, beside this script
 
 
 def median_interval(values: list[float], z: float = 1.959964) -> tuple[float, float]:
@@ -43,8 +44,16 @@ def measure(preset_name: str, boards: int, seed: int, rules: Rules, min_level: s
     for index in range(boards):
         rng = random.Random(f"bench-{seed}-{preset_name}-{index}")
         started = time.perf_counter()
-        made = generate(preset.rows, preset.cols, preset.mines, rules, (move.row, move.col), rng, min_level=min_level,
-                        max_attempts=1_000_000)
+        made = generate(
+            preset.rows,
+            preset.cols,
+            preset.mines,
+            rules,
+            (move.row, move.col),
+            rng,
+            min_level=min_level,
+            max_attempts=1_000_000,
+        )
         seconds.append(time.perf_counter() - started)
         attempts.append(made.attempts)
     return {"seconds": seconds, "attempts": attempts, "first": (move.row, move.col)}
@@ -54,9 +63,11 @@ def row(name: str, rules: Rules, result: dict) -> str:
     s = result["seconds"]
     lo, hi = median_interval(s)
     preset = PRESETS[name]
-    return (f"| {name} {preset.cols}x{preset.rows}/{preset.mines} | {rules.first_click} at {result['first']} | {len(s)} | "
-            f"**{percentile(s, 50):.3f} s** | {lo:.3f}–{hi:.3f} s | {percentile(s, 90):.3f} s | {max(s):.3f} s | "
-            f"{percentile(result['attempts'], 50):.0f} | {sum(result['attempts']) / len(s):.1f} |")
+    return (
+        f"| {name} {preset.cols}x{preset.rows}/{preset.mines} | {rules.first_click} at {result['first']} | {len(s)} | "
+        f"**{percentile(s, 50):.3f} s** | {lo:.3f}–{hi:.3f} s | {percentile(s, 90):.3f} s | {max(s):.3f} s | "
+        f"{percentile(result['attempts'], 50):.0f} | {sum(result['attempts']) / len(s):.1f} |"
+    )
 
 
 def main() -> int:

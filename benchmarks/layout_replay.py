@@ -18,6 +18,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from report import emit  # benchmarks/report.py, beside this script
+
 from autoplay.board.model import HIDDEN, MINE, Board
 from autoplay.cli.progress import Progress
 from autoplay.insight.layout import LaidGame
@@ -25,7 +27,6 @@ from autoplay.replay.audit import truth_from_final
 from autoplay.replay.recording import is_recording, read_recording
 from autoplay.sim.runner import GameSpec, play_out, tracked_solver
 from autoplay.sim.stats import wilson_interval
-from report import emit  # benchmarks/report.py, beside this script
 
 
 def sessions(paths: list[str]) -> list[Path]:
@@ -63,9 +64,11 @@ class LayoutReplay:
 
     def summary(self) -> str:
         lo, hi = wilson_interval(self.live_wins, self.played)
-        return (f"{self.played} live games replayed on their own mine layouts in the simulator: **{self.same} of "
-                f"{self.played} end the same way**; live wins {self.live_wins} ({100 * self.live_wins / self.played:.1f}%, "
-                f"{100 * lo:.1f}–{100 * hi:.1f}%), simulated wins on the same layouts {self.sim_wins}")
+        return (
+            f"{self.played} live games replayed on their own mine layouts in the simulator: **{self.same} of "
+            f"{self.played} end the same way**; live wins {self.live_wins} ({100 * self.live_wins / self.played:.1f}%, "
+            f"{100 * lo:.1f}–{100 * hi:.1f}%), simulated wins on the same layouts {self.sim_wins}"
+        )
 
 
 def replay_recordings(paths: list[Path], progress: bool = True) -> LayoutReplay:
@@ -84,16 +87,18 @@ def replay_recordings(paths: list[Path], progress: bool = True) -> LayoutReplay:
                 continue
             final = Board.from_text(final_text)
             mines = final.mines if final.mines is not None else recording.mines
-            won = replay_layout(final, game.result, first_board[game.game], recording.rules, mines,
-                                recording.time_limit or 1.0)
+            won = replay_layout(
+                final, game.result, first_board[game.game], recording.rules, mines, recording.time_limit or 1.0
+            )
             result.played += 1
             result.live_wins += game.result == "won"
             result.sim_wins += won
             if won == (game.result == "won"):
                 result.same += 1
             else:
-                result.differing.append(f"{recording.path.name} game {game.game}: live {game.result}, "
-                                        f"simulated {'won' if won else 'lost'}")
+                result.differing.append(
+                    f"{recording.path.name} game {game.game}: live {game.result}, simulated {'won' if won else 'lost'}"
+                )
     bar.close()
     return result
 

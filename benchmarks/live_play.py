@@ -20,18 +20,20 @@ import sys
 import time
 from pathlib import Path
 
+from layout_replay import replay_recordings  # benchmarks/layout_replay.py, beside this script
+from report import emit  # benchmarks/report.py, beside this script
+
 from autoplay.control.games import launch_game
 from autoplay.control.xserver import VirtualDisplay
 from autoplay.sim.stats import percentile, wilson_interval
-from layout_replay import replay_recordings  # benchmarks/layout_replay.py, beside this script
-from report import emit  # benchmarks/report.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 PHASES = ("capture", "settle", "decode", "solve", "click")
 
 
-def play_until(game: str, preset: str, games: int, extra: list[str],
-               record_root: Path) -> tuple[list[dict], list[str], dict, list[Path]]:
+def play_until(
+    game: str, preset: str, games: int, extra: list[str], record_root: Path
+) -> tuple[list[dict], list[str], dict, list[Path]]:
     """Finished games (per-game dicts), the errors of aborted sessions, summed click counts, the recordings."""
     recordings: list[Path] = []
     finished: list[dict] = []
@@ -43,9 +45,24 @@ def play_until(game: str, preset: str, games: int, extra: list[str],
             left = games - len(finished) - len(errors)
             with launch_game(game, server.name, preset=preset) as running:
                 recordings.append(record_root / f"session-{len(recordings) + 1}")
-                cmd = [sys.executable, "-m", "autoplay", "play", "--skin", game, "--games", str(left), "--json",
-                       "--display", server.name, "--mines", str(running.mines), "--record", str(recordings[-1]),
-                       *extra]
+                cmd = [
+                    sys.executable,
+                    "-m",
+                    "autoplay",
+                    "play",
+                    "--skin",
+                    game,
+                    "--games",
+                    str(left),
+                    "--json",
+                    "--display",
+                    server.name,
+                    "--mines",
+                    str(running.mines),
+                    "--record",
+                    str(recordings[-1]),
+                    *extra,
+                ]
                 proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
             if proc.stdout.strip():  # the summary of the games that ended, also after an early stop
                 data = json.loads(proc.stdout)
@@ -89,8 +106,9 @@ def main() -> int:
     ap.add_argument("--settle", help="passed to autoplay play --settle")
     ap.add_argument("--out", help="append the markdown table to this file as well")
     ap.add_argument("--json-out", help="write every finished game's numbers here")
-    ap.add_argument("--record-root", type=Path, help="folder for the sessions' recordings "
-                    "(default runs/live-GAME-TIMESTAMP)")
+    ap.add_argument(
+        "--record-root", type=Path, help="folder for the sessions' recordings (default runs/live-GAME-TIMESTAMP)"
+    )
     args = ap.parse_args()
 
     started = time.time()
@@ -99,8 +117,9 @@ def main() -> int:
     games, errors, clicks, recordings = play_until(args.game, args.preset, args.games, extra, record_root)
     audited = audit(recordings)
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps({"games": games, "aborted": errors, "clicks": clicks,
-                                                   "audit": audited}, indent=2))
+        Path(args.json_out).write_text(
+            json.dumps({"games": games, "aborted": errors, "clicks": clicks, "audit": audited}, indent=2)
+        )
     wins = sum(g["result"] == "won" for g in games)
     ended = sum(g["result"] in ("won", "lost") for g in games)
     low, high = wilson_interval(wins, ended) if ended else (0.0, 0.0)
@@ -126,22 +145,26 @@ def main() -> int:
         f"| {certain_losses} | {clicks['attempted']} | {clicks['refused']} "
         f"| {sum(g['retries'] for g in games)} | {sum(g['rereads'] for g in games)} |",
         "",
-        "Mean milliseconds per decision: " + ", ".join(f"{k} {v:.1f}" for k, v in ms.items())
+        "Mean milliseconds per decision: "
+        + ", ".join(f"{k} {v:.1f}" for k, v in ms.items())
         + f" ({decisions} decisions, {moves} moves).",
         "",
         f"Misread audit (every board read during play against the layout each game revealed at its end): "
         f"{audited['games_audited']} games, {audited['boards']} boards, {audited['cells']} cells read, "
         f"{audited['certain_moves']} certain moves: **{audited['misreads']} misread cells, "
         f"{audited['wrong_certain_moves']} wrong certain moves**"
-        + (f"; {audited['games_unverifiable']} games without a usable end" if audited['games_unverifiable'] else "")
+        + (f"; {audited['games_unverifiable']} games without a usable end" if audited["games_unverifiable"] else "")
         + f". Recordings: `{record_root.relative_to(ROOT) if record_root.is_relative_to(ROOT) else record_root}`.",
     ]
     if audited["examples"]:
         lines.append("Audit findings: " + "; ".join(audited["examples"]))
     replayed = replay_recordings(recordings, progress=False)
     if replayed.played:
-        lines += ["", "Layout replay (each game's own mine layout played again in the simulator by the same solver; "
-                  f"`benchmarks/layout_replay.py`): {replayed.summary()}."]
+        lines += [
+            "",
+            "Layout replay (each game's own mine layout played again in the simulator by the same solver; "
+            f"`benchmarks/layout_replay.py`): {replayed.summary()}.",
+        ]
         lines += [f"- different outcome: {line}" for line in replayed.differing]
     if errors:
         lines.append("Aborted sessions: " + "; ".join(sorted(set(errors)))[:600])

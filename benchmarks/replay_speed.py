@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
-from pathlib import Path
 import platform
 import random
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -78,17 +78,24 @@ def main() -> int:
 
     shot = np.random.default_rng(args.seed).integers(150, 200, size=(650, 1050, 3), dtype=np.uint8)
     grid = UniformGrid(16, 30, 28, 105, 120)
-    rows: dict[str, list[float]] = {"report_position (both views + move)": [], "annotate_frame + caption": [],
-                                    "render_board": []}
+    rows: dict[str, list[float]] = {
+        "report_position (both views + move)": [],
+        "annotate_frame + caption": [],
+        "render_board": [],
+    }
     for board in midgame_boards(args.positions, args.seed):
         report = report_position(board)
         a, move = report.analysis, report.decision.moves[0]
         rows["report_position (both views + move)"].append(timed_ms(lambda: report_position(board), args.repeat))
-        rows["annotate_frame + caption"].append(timed_ms(
-            lambda: add_caption(annotate_frame(shot, grid, a.probabilities, move, a.safe, a.mines), "caption"),
-            args.repeat))
-        rows["render_board"].append(timed_ms(
-            lambda: render_board(board, a.probabilities, move, safe=a.safe, mines=a.mines), args.repeat))
+        rows["annotate_frame + caption"].append(
+            timed_ms(
+                lambda: add_caption(annotate_frame(shot, grid, a.probabilities, move, a.safe, a.mines), "caption"),
+                args.repeat,
+            )
+        )
+        rows["render_board"].append(
+            timed_ms(lambda: render_board(board, a.probabilities, move, safe=a.safe, mines=a.mines), args.repeat)
+        )
     frames = collect_frames(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / args.skin).frames
     replay_key = f"replay one {args.skin} fixture frame (locate, decode, solve, annotate, write)"
     rows[replay_key] = []
@@ -97,9 +104,11 @@ def main() -> int:
         for frame in frames:
             rows[replay_key].append(timed_ms(lambda: replayer.replay_frame(frame), args.repeat))
     print(f"Command: `python benchmarks/replay_speed.py {' '.join(sys.argv[1:])}`  ")
-    print(f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}; "
-          f"{args.positions} expert positions (first guess of seeded games) and {len(frames)} fixture frames, "
-          f"median of {args.repeat} runs each; table: median and max over positions/frames.")
+    print(
+        f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}; "
+        f"{args.positions} expert positions (first guess of seeded games) and {len(frames)} fixture frames, "
+        f"median of {args.repeat} runs each; table: median and max over positions/frames."
+    )
     print()
     print("| step | median ms | max ms |")
     print("|---|---|---|")

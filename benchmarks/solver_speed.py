@@ -92,7 +92,9 @@ def main() -> int:
     boards, times, door_wall = through_front_door(spec, args.games, args.seed, outcomes)
     every = [t for ts in times.values() for t in ts]
     print(f"Command: `python benchmarks/solver_speed.py {' '.join(sys.argv[1:])}`  ")
-    print(f"Python {platform.python_version()}, one process; expert 30x16/99, first click {args.rule}, seed {args.seed}.  ")
+    print(
+        f"Python {platform.python_version()}, one process; expert 30x16/99, first click {args.rule}, seed {args.seed}.  "
+    )
     print(
         f"{args.games} games, {sum(outcomes)} won. Simulator path: **{args.games / cpu:.1f} games per CPU-second**, "
         f"{args.games / wall:.1f} games/s wall clock. Front door `choose_move(board)`: {args.games / door_wall:.1f} "

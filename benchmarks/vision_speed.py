@@ -46,8 +46,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    print(f"python {platform.python_version()}, opencv {cv2.__version__}, numpy {np.__version__}, "
-          f"{platform.machine()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, repeat {args.repeat}")
+    print(
+        f"python {platform.python_version()}, opencv {cv2.__version__}, numpy {np.__version__}, "
+        f"{platform.machine()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}, repeat {args.repeat}"
+    )
     print(f"{'case':48} {'locate median':>14} {'p90':>8} {'decode median':>14} {'p90':>8}")
     for title, skin_name, path in CASES:
         skin = load_skin(skin_name)

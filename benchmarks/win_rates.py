@@ -13,12 +13,12 @@ import platform
 import sys
 import time
 
+from report import emit  # benchmarks/report.py, beside this script
+
 from autoplay.board.rules import PRESETS, Rules
 from autoplay.cli.progress import Progress
 from autoplay.sim.runner import GameSpec, run_games, summarise
 from autoplay.solver.decide import first_move
-from report import emit  # benchmarks/report.py, beside this script
-
 
 
 def start_cell(spec: GameSpec) -> str:
@@ -40,8 +40,13 @@ def main() -> int:
     ap.add_argument("--rules", nargs="+", default=["safe", "zero"], choices=["safe", "zero", "none"])
     ap.add_argument("--time-limit", type=float, default=1.0)
     ap.add_argument("--out", help="append the markdown table to this file as well")
-    ap.add_argument("--first-cell", nargs=2, type=int, metavar=("ROW", "COL"),
-                    help="open every game here (0-based) instead of the solver's own start cell")
+    ap.add_argument(
+        "--first-cell",
+        nargs=2,
+        type=int,
+        metavar=("ROW", "COL"),
+        help="open every game here (0-based) instead of the solver's own start cell",
+    )
     args = ap.parse_args()
 
     lines = [

@@ -26,17 +26,16 @@ import time
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from autoplay.board.model import Board, neighbour_table  # noqa: E402
-from autoplay.control.capture import grab, wait_settled  # noqa: E402
-from autoplay.control.games import find_binary, prepare_gnome_mines  # noqa: E402
-from autoplay.control.window import Window, find_window  # noqa: E402
-from autoplay.control.xserver import VirtualDisplay  # noqa: E402
-from autoplay.solver import choose_move  # noqa: E402
-from autoplay.vision import decode_frame, load_skin, locate_grid  # noqa: E402
+from autoplay.board.model import Board, neighbour_table
+from autoplay.control.capture import grab, wait_settled
+from autoplay.control.games import find_binary, prepare_gnome_mines
+from autoplay.control.window import Window, find_window
+from autoplay.control.xserver import VirtualDisplay
+from autoplay.solver import choose_move
+from autoplay.vision import decode_frame, load_skin, locate_grid
 
 #: The "Percent mines" field of gnome-mines' custom dialog in its 1060x706 launch window.
 PERCENT_FIELD = ("546", "369")
@@ -54,8 +53,13 @@ def start_gnome_mines(display: str, rows: int, cols: int, mines: int, root: Path
     if rows * cols * percent // 100 != mines:
         raise SystemExit(f"gnome-mines takes a whole percentage: use {rows * cols * percent // 100} mines")
     env = {**os.environ, "DISPLAY": display, **prepare_gnome_mines(root, rows, cols, mines, None)}
-    process = subprocess.Popen([find_binary("gnome-mines")], env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
+    process = subprocess.Popen(
+        [find_binary("gnome-mines")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     window = find_window(display, "gnome-mines", timeout=20)
     window.focus()
     time.sleep(1.0)
@@ -71,9 +75,13 @@ def start_gnome_mines(display: str, rows: int, cols: int, mines: int, root: Path
 
 
 def start_xdemineur(display: str, rows: int, cols: int, mines: int) -> tuple[subprocess.Popen, Window]:
-    process = subprocess.Popen([find_binary("xdemineur"), "-geometry", f"{cols}x{rows}+0+0", "-m", str(mines)],
-                               env={**os.environ, "DISPLAY": display}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
+    process = subprocess.Popen(
+        [find_binary("xdemineur"), "-geometry", f"{cols}x{rows}+0+0", "-m", str(mines)],
+        env={**os.environ, "DISPLAY": display},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     window = find_window(display, "xdemineur", timeout=20)
     window.focus()
     time.sleep(0.5)
@@ -193,8 +201,10 @@ def main() -> int:
                         print(f"game {game}: lost, a decoded number disagrees with the mines shown", flush=True)
                     found = {truth[rc] for rc in decoded.unreadable} if truth else set()
                     shown = sorted({ch for ch in truth.cells if ch.isdigit()}) if truth else []
-                    print(f"game {game}: lost, numbers {shown}, unreadable {decoded.unreadable} -> {sorted(found)}",
-                          flush=True)
+                    print(
+                        f"game {game}: lost, numbers {shown}, unreadable {decoded.unreadable} -> {sorted(found)}",
+                        flush=True,
+                    )
                     if found & wanted:
                         name = f"{args.prefix}_{game:03d}"
                         cv2.imwrite(str(args.out / f"{name}.png"), frame)

@@ -17,6 +17,21 @@ from autoplay.board.rules import PRESETS, Preset, Rules
 from autoplay.board.textformat import format_board, parse_board, read_board
 
 __all__ = [
-    "Board", "Coord", "Rules", "Preset", "PRESETS", "parse_board", "format_board", "read_board",
-    "neighbour_table", "CELL_CHARS", "DIGITS", "HIDDEN", "FLAG", "QUESTION", "MINE", "EXPLODED", "UNKNOWN_CHARS",
+    "CELL_CHARS",
+    "DIGITS",
+    "EXPLODED",
+    "FLAG",
+    "HIDDEN",
+    "MINE",
+    "PRESETS",
+    "QUESTION",
+    "UNKNOWN_CHARS",
+    "Board",
+    "Coord",
+    "Preset",
+    "Rules",
+    "format_board",
+    "neighbour_table",
+    "parse_board",
+    "read_board",
 ]

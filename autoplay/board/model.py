@@ -7,9 +7,9 @@ vision, solver, simulator and replay all exchange the same immutable object.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Iterator
 
 HIDDEN = "."
 FLAG = "F"
@@ -67,18 +67,18 @@ class Board:
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def empty(cls, rows: int, cols: int, mines: int | None = None) -> "Board":
+    def empty(cls, rows: int, cols: int, mines: int | None = None) -> Board:
         """A board with every cell hidden, as at the start of a game."""
         return cls(rows, cols, (HIDDEN,) * (rows * cols), mines)
 
     @classmethod
-    def from_rows(cls, rows: Iterable[str], mines: int | None = None) -> "Board":
+    def from_rows(cls, rows: Iterable[str], mines: int | None = None) -> Board:
         """Build from row strings; no validation beyond shape (use the text parser for that)."""
         lines = list(rows)
         return cls(len(lines), len(lines[0]) if lines else 0, tuple("".join(lines)), mines)
 
     @classmethod
-    def from_text(cls, text: str, source: str = "") -> "Board":
+    def from_text(cls, text: str, source: str = "") -> Board:
         """Parse the text format, raising :class:`~autoplay.errors.BoardFormatError` on bad input."""
         from autoplay.board.textformat import parse_board
 
@@ -146,7 +146,7 @@ class Board:
         return any(ch in (MINE, EXPLODED) for ch in self.cells)
 
     # -- change -------------------------------------------------------------
-    def replace(self, changes: dict[Coord, str] | Iterable[tuple[Coord, str]]) -> "Board":
+    def replace(self, changes: dict[Coord, str] | Iterable[tuple[Coord, str]]) -> Board:
         """A copy with some cells changed; boards are immutable so history stays intact."""
         cells = list(self.cells)
         items = changes.items() if isinstance(changes, dict) else changes
@@ -154,7 +154,7 @@ class Board:
             cells[r * self.cols + c] = ch
         return Board(self.rows, self.cols, tuple(cells), self.mines)
 
-    def with_mines(self, mines: int | None) -> "Board":
+    def with_mines(self, mines: int | None) -> Board:
         return Board(self.rows, self.cols, self.cells, mines)
 
     def __str__(self) -> str:

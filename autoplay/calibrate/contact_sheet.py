@@ -23,8 +23,15 @@ def contact_sheet(entries: list[tuple[str, str, np.ndarray]]) -> np.ndarray:
         sheet[y : y + TILE, x : x + TILE] = cv2.resize(crop, (TILE, TILE), interpolation=cv2.INTER_NEAREST)
         colour = (0, 0, 200) if label == "unnamed" else (0, 0, 0)
         cv2.putText(sheet, stem[-10:], (x, y + TILE + 13), cv2.FONT_HERSHEY_PLAIN, 0.8, (90, 90, 90), 1)
-        cv2.putText(sheet, repr(label) if label != "unnamed" else "?unnamed", (x, y + TILE + CAPTION + 12),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1)
+        cv2.putText(
+            sheet,
+            repr(label) if label != "unnamed" else "?unnamed",
+            (x, y + TILE + CAPTION + 12),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45,
+            colour,
+            1,
+        )
     return sheet
 
 

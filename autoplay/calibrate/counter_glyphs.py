@@ -28,8 +28,14 @@ class CounterCalibration:
     boards_used: int
 
 
-def calibrate_counter(images: list[np.ndarray], boards: list[Board], grids: list[Grid], anchor: str,
-                      box: tuple[int, int, int, int], fmt: str) -> CounterCalibration:
+def calibrate_counter(
+    images: list[np.ndarray],
+    boards: list[Board],
+    grids: list[Grid],
+    anchor: str,
+    box: tuple[int, int, int, int],
+    fmt: str,
+) -> CounterCalibration:
     """Glyph templates for every character the labelled counters show; errors name the image that disagrees."""
     try:
         empty = CounterSpec(anchor, box, fmt)
@@ -43,13 +49,17 @@ def calibrate_counter(images: list[np.ndarray], boards: list[Board], grids: list
             continue
         region = counter_region(image, grid, empty)
         if region is None:
-            raise AutoplayError(f"image {index + 1}: the counter box {list(box)} from the board's {anchor} corner "
-                                "falls outside the image")
+            raise AutoplayError(
+                f"image {index + 1}: the counter box {list(box)} from the board's {anchor} corner "
+                "falls outside the image"
+            )
         expected = counter_text(fmt, board.mines, board.cells.count(FLAG))
         found = glyph_vectors(region)
         if len(found) != len(expected):
-            raise AutoplayError(f"image {index + 1}: the counter box holds {len(found)} glyphs but should show "
-                                f"{expected!r} ({len(expected)}); adjust --counter")
+            raise AutoplayError(
+                f"image {index + 1}: the counter box holds {len(found)} glyphs but should show "
+                f"{expected!r} ({len(expected)}); adjust --counter"
+            )
         vectors.extend(found)
         chars.extend(expected)
         used += 1

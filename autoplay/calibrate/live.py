@@ -47,8 +47,14 @@ def covered_cells(frame: np.ndarray, grid: Grid, covered: np.ndarray) -> list[in
     return [int(i) for i in np.flatnonzero(looks_covered(patch_vectors(cell_patches(frame, grid)), covered))]
 
 
-def play_blind(grab: Callable[[], np.ndarray], mouse: Mouse, window: Window, rng: random.Random,
-               max_clicks: int = 500, settle: float = 0.15) -> tuple[np.ndarray, np.ndarray, int]:
+def play_blind(
+    grab: Callable[[], np.ndarray],
+    mouse: Mouse,
+    window: Window,
+    rng: random.Random,
+    max_clicks: int = 500,
+    settle: float = 0.15,
+) -> tuple[np.ndarray, np.ndarray, int]:
     """One game of random clicks on covered cells; returns (fresh frame, final frame, clicks)."""
     fresh = wait_settled(grab, interval=settle, timeout=5).frame
     grid = locate_grid(fresh)
@@ -56,13 +62,15 @@ def play_blind(grab: Callable[[], np.ndarray], mouse: Mouse, window: Window, rng
     covered = np.median(vectors, axis=0)
     share = float(looks_covered(vectors, covered).mean())
     if share < 0.5:
-        raise ControlError(f"the window does not show a fresh game ({share:.0%} of the cells look alike); "
-                           "start a new game and try again")
+        raise ControlError(
+            f"the window does not show a fresh game ({share:.0%} of the cells look alike); "
+            "start a new game and try again"
+        )
     board = board_rect_on_screen(grid, window.rect)
     mouse.park(window.rect, board)
     frame = fresh
     clicks = 0
-    for clicks in range(1, max_clicks + 1):
+    for clicks in range(1, max_clicks + 1):  # noqa: B007 - the count is returned
         targets = covered_cells(frame, grid, covered)
         if not targets:
             break
@@ -70,17 +78,24 @@ def play_blind(grab: Callable[[], np.ndarray], mouse: Mouse, window: Window, rng
         x, y = grid.cell_center(row, col)
         mouse.click(window.x + x, window.y + y, "left", board)
         mouse.park(window.rect, board)
-        settled = wait_settled(grab, interval=settle, timeout=5, baseline=frame, change_timeout=1.0,
-                               roi=board_roi(grid))
+        settled = wait_settled(
+            grab, interval=settle, timeout=5, baseline=frame, change_timeout=1.0, roi=board_roi(grid)
+        )
         if not settled.changed:  # the board ignores clicks: the game has ended
             break
         frame = settled.frame
     return fresh, frame, clicks
 
 
-def collect_frames(grab: Callable[[], np.ndarray], mouse: Mouse, window: Window, games: int,
-                   new_game: Callable[[np.ndarray], None] | None, seed: int = 1,
-                   progress: Callable[[int], None] | None = None) -> Collected:
+def collect_frames(
+    grab: Callable[[], np.ndarray],
+    mouse: Mouse,
+    window: Window,
+    games: int,
+    new_game: Callable[[np.ndarray], None] | None,
+    seed: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Collected:
     """Fresh and final frames of ``games`` games; ``new_game(last_frame)`` starts each game after the first."""
     if games > 1 and new_game is None:
         raise ControlError("more than one game needs a way to start a new one (--new-game-key or --new-game-click)")

@@ -140,8 +140,9 @@ def _exploded(boards: list[np.ndarray], mine_like: set[int], proposals: dict[int
     if not lost:
         return {}
     unnamed = {int(v) for b in lost for v in np.unique(b)} - set(proposals)
-    fatal = [k for k in unnamed
-             if all(int(np.sum(b == k)) == 1 for b in lost) and not any(np.any(b == k) for b in playing)]
+    fatal = [
+        k for k in unnamed if all(int(np.sum(b == k)) == 1 for b in lost) and not any(np.any(b == k) for b in playing)
+    ]
     return {fatal[0]: "X"} if len(fatal) == 1 else {}
 
 
@@ -154,7 +155,8 @@ def _name_mine_like(boards: list[np.ndarray], mine_like: set[int]) -> dict[int, 
         # A flag also shows on boards still in play, which show no other mine-like tile; with no other
         # mine-like tile to tell those boards by, the only one must be the mine itself.
         on_fresh = bool(others) and any(
-            int(np.sum(b == cluster)) for b in boards if not any(v in others for v in b.ravel()))
+            int(np.sum(b == cluster)) for b in boards if not any(v in others for v in b.ravel())
+        )
         if on_fresh:
             names[cluster] = "F"
         elif per_board and all(n <= 1 for n in per_board):

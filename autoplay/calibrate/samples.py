@@ -23,7 +23,7 @@ class Samples:
         return len(self.crops)
 
     @staticmethod
-    def concat(parts: list["Samples"]) -> "Samples":
+    def concat(parts: list[Samples]) -> Samples:
         return Samples(
             [c for p in parts for c in p.crops],
             np.concatenate([p.vectors for p in parts]),
@@ -32,8 +32,9 @@ class Samples:
         )
 
 
-def cut_cells(image: np.ndarray, grid: Grid, source: int = 0, size: int = DEFAULT_SIZE,
-              inset: float = DEFAULT_INSET) -> Samples:
+def cut_cells(
+    image: np.ndarray, grid: Grid, source: int = 0, size: int = DEFAULT_SIZE, inset: float = DEFAULT_INSET
+) -> Samples:
     """One sample per cell, row-major; vectors come from the crops exactly as templates' will."""
     crops, vectors, cells = [], [], []
     for r in range(grid.rows):

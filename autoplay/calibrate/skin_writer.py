@@ -15,8 +15,14 @@ from autoplay.vision.counter import CounterSpec, glyph_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE
 
 #: File-name stems for cell characters that cannot appear in file names comfortably.
-LABEL_SLUGS = {".": "hidden", "F": "flag", "?": "question", "*": "mine", "X": "exploded",
-               **{d: f"n{d}" for d in "012345678"}}
+LABEL_SLUGS = {
+    ".": "hidden",
+    "F": "flag",
+    "?": "question",
+    "*": "mine",
+    "X": "exploded",
+    **{d: f"n{d}" for d in "012345678"},
+}
 
 
 #: How the decoder tells the game's state unless a skin says otherwise: from the cells themselves.
@@ -40,9 +46,18 @@ class SkinSettings:
     counter: tuple[str, tuple[int, int, int, int], str] | None = None  # anchor, box, format of a mine counter
 
 
-def write_skin(root: Path, name: str, templates: dict[str, tuple[str, np.ndarray]], settings: SkinSettings,
-               max_distance: float, min_confidence: float, label_max_distance: dict[str, float],
-               pitches: list[tuple[float, float]], notes: str = "", counter: CounterSpec | None = None) -> Path:
+def write_skin(
+    root: Path,
+    name: str,
+    templates: dict[str, tuple[str, np.ndarray]],
+    settings: SkinSettings,
+    max_distance: float,
+    min_confidence: float,
+    label_max_distance: dict[str, float],
+    pitches: list[tuple[float, float]],
+    notes: str = "",
+    counter: CounterSpec | None = None,
+) -> Path:
     """Replace skin ``name`` under ``root`` with ``templates`` (stem -> (label, cell image)); return the TOML path.
 
     ``pitches`` are the cell sizes seen during calibration; the skin accepts

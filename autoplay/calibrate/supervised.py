@@ -25,7 +25,9 @@ class CalibrationResult:
     grids: list[Grid]
 
 
-def labelled_samples(images: list[np.ndarray], boards: list[Board], settings: SkinSettings) -> tuple[Samples, np.ndarray, list[Grid]]:
+def labelled_samples(
+    images: list[np.ndarray], boards: list[Board], settings: SkinSettings
+) -> tuple[Samples, np.ndarray, list[Grid]]:
     """Cells of every image with the label its board gives; grid sizes must agree with the boards."""
     parts, labels, grids = [], [], []
     for index, (image, board) in enumerate(zip(images, boards)):
@@ -41,8 +43,9 @@ def labelled_samples(images: list[np.ndarray], boards: list[Board], settings: Sk
     return Samples.concat(parts), np.array(labels, dtype="<U1"), grids
 
 
-def calibrate_supervised(images: list[np.ndarray], boards: list[Board], name: str, root: Path,
-                         settings: SkinSettings | None = None) -> CalibrationResult:
+def calibrate_supervised(
+    images: list[np.ndarray], boards: list[Board], name: str, root: Path, settings: SkinSettings | None = None
+) -> CalibrationResult:
     """Cut templates for every labelled character, derive thresholds and write the skin under ``root``."""
     settings = settings or SkinSettings()
     if not images or len(images) != len(boards):
@@ -59,7 +62,16 @@ def calibrate_supervised(images: list[np.ndarray], boards: list[Board], name: st
     stems = numbered_stems(chosen_labels)
     templates = {stem: (label, samples.crops[i]) for stem, label, i in zip(stems, chosen_labels, chosen)}
     counter = calibrate_counter(images, boards, grids, *settings.counter).spec if settings.counter else None
-    path = write_skin(root, name, templates, settings, margins.max_distance, margins.min_confidence,
-                      margins.label_max_distance, [g.pitch for g in grids], counter=counter)
+    path = write_skin(
+        root,
+        name,
+        templates,
+        settings,
+        margins.max_distance,
+        margins.min_confidence,
+        margins.label_max_distance,
+        [g.pitch for g in grids],
+        counter=counter,
+    )
     counts = {label: chosen_labels.count(label) for label in sorted(set(chosen_labels))}
     return CalibrationResult(path, margins, counts, grids)

@@ -103,11 +103,19 @@ def derive_margins(vectors: np.ndarray, labels: np.ndarray, chosen: list[int]) -
     confidence = 1.0 - own / np.maximum(other, 1e-9)
     worst_conf = float(confidence.min())
     spreads = leave_one_out_spreads(vectors, labels)
-    per_label = {label: _distance_limit(max(spread, float(own[labels == label].max())))
-                 for label, spread in spreads.items()}
+    per_label = {
+        label: _distance_limit(max(spread, float(own[labels == label].max()))) for label, spread in spreads.items()
+    }
     default = float(np.median(list(per_label.values()))) if per_label else _distance_limit(float(own.max()))
     # No label gets less room than the typical one: a pixel of misplacement costs every label alike.
     per_label = {label: max(limit, round(default, 4)) for label, limit in per_label.items()}
     min_confidence = float(np.clip(worst_conf / 2, 0.05, 0.25))
-    return Margins(float(own.max()), float(other.min()), worst_conf, round(default, 4), per_label,
-                   round(min_confidence, 4), int(np.sum(own >= other)))
+    return Margins(
+        float(own.max()),
+        float(other.min()),
+        worst_conf,
+        round(default, 4),
+        per_label,
+        round(min_confidence, 4),
+        int(np.sum(own >= other)),
+    )

@@ -24,11 +24,16 @@ from autoplay.vision.locate import locate_grid
 from autoplay.vision.skin import UNNAMED
 
 
-def _cluster_cells(images: list[np.ndarray], grids: list[Grid], settings: SkinSettings
-                   ) -> tuple[Samples, np.ndarray, np.ndarray]:
+def _cluster_cells(
+    images: list[np.ndarray], grids: list[Grid], settings: SkinSettings
+) -> tuple[Samples, np.ndarray, np.ndarray]:
     """All cells of all images, their cluster per cell, and each cluster's medoid cell."""
-    samples = Samples.concat([cut_cells(image, grid, index, settings.patch_size, settings.inset)
-                              for index, (image, grid) in enumerate(zip(images, grids))])
+    samples = Samples.concat(
+        [
+            cut_cells(image, grid, index, settings.patch_size, settings.inset)
+            for index, (image, grid) in enumerate(zip(images, grids))
+        ]
+    )
     assignment, _ = leader_clusters(samples.vectors)
     return samples, assignment, medoids(samples.vectors, assignment)
 
@@ -40,8 +45,9 @@ class ProposalResult:
     proposed: dict[str, str]  # template stem -> label or "unnamed"
 
 
-def calibrate_unsupervised(images: list[np.ndarray], name: str, root: Path,
-                           settings: SkinSettings | None = None, flags_possible: bool = True) -> ProposalResult:
+def calibrate_unsupervised(
+    images: list[np.ndarray], name: str, root: Path, settings: SkinSettings | None = None, flags_possible: bool = True
+) -> ProposalResult:
     """Cluster every cell of ``images``, write one template per cluster with its proposed label, and a contact sheet.
 
     ``flags_possible=False`` when the screenshots come from games nobody flagged in (live calibration).
@@ -66,15 +72,19 @@ def calibrate_unsupervised(images: list[np.ndarray], name: str, root: Path,
     if len(named_clusters) >= 2:
         # Thresholds from every cell whose cluster got a name, with the named medoids as templates.
         position = {int(cell): i for i, cell in enumerate(named_cells)}
-        margins = derive_margins(samples.vectors[named_cells], cell_labels[named_cells],
-                                 [position[int(centres[k])] for k in named_clusters])
+        margins = derive_margins(
+            samples.vectors[named_cells], cell_labels[named_cells], [position[int(centres[k])] for k in named_clusters]
+        )
         max_distance, min_confidence = margins.max_distance, margins.min_confidence
         label_limits = margins.label_max_distance
     else:
         max_distance, min_confidence, label_limits = 0.1, 0.3, {}
     notes = "Proposed by unsupervised calibration: check the contact sheet and correct [labels]."
-    path = write_skin(root, name, templates, settings, max_distance, min_confidence, label_limits,
-                      [g.pitch for g in grids], notes)
-    sheet = write_contact_sheet(root / "templates" / name / "contact-sheet.png",
-                                [(stem, label, crop) for stem, (label, crop) in templates.items()])
+    path = write_skin(
+        root, name, templates, settings, max_distance, min_confidence, label_limits, [g.pitch for g in grids], notes
+    )
+    sheet = write_contact_sheet(
+        root / "templates" / name / "contact-sheet.png",
+        [(stem, label, crop) for stem, (label, crop) in templates.items()],
+    )
     return ProposalResult(path, sheet, {stem: label for stem, (label, _) in templates.items()})

@@ -78,7 +78,9 @@ def format_report(report: Any, colour: bool) -> str:
     analysis, board, decision = report.analysis, report.board, report.decision
     move = decision.moves[0] if decision and decision.moves else None
     if report.global_ is not None:
-        head = f"{board.rows}x{board.cols}, {report.mines} mines: global view, {format_count(report.solutions)} solutions"
+        head = (
+            f"{board.rows}x{board.cols}, {report.mines} mines: global view, {format_count(report.solutions)} solutions"
+        )
     else:
         head = f"{board.rows}x{board.cols}, mine count unknown: local view only (give --mines for the global one)"
     if analysis.approximate:
@@ -96,15 +98,19 @@ def format_report(report: Any, colour: bool) -> str:
     out.append(f"{'cell':<10}{'global':>9}{'local':>9}  solutions with a mine")
     frontier = [c for c in report.cells if c.frontier]
     for cell in sorted(frontier, key=lambda c: (c.row, c.col))[:MAX_LISTED_CELLS]:
-        out.append(f"{f'({cell.row},{cell.col})':<10}{format_percent(cell.global_p):>9}{format_percent(cell.local_p):>9}"
-                   f"  {format_count(cell.mine_solutions)}")
+        out.append(
+            f"{f'({cell.row},{cell.col})':<10}{format_percent(cell.global_p):>9}{format_percent(cell.local_p):>9}"
+            f"  {format_count(cell.mine_solutions)}"
+        )
     if len(frontier) > MAX_LISTED_CELLS:
         out.append(f"... {len(frontier) - MAX_LISTED_CELLS} more frontier cells (all of them are in --json)")
     off = [c for c in report.cells if not c.frontier]
     if off:
         sample = off[0]
-        out.append(f"{len(off)} cells off the frontier, each: global {format_percent(sample.global_p)}, "
-                   f"local -, {format_count(sample.mine_solutions)} solutions with a mine")
+        out.append(
+            f"{len(off)} cells off the frontier, each: global {format_percent(sample.global_p)}, "
+            f"local -, {format_count(sample.mine_solutions)} solutions with a mine"
+        )
     out.append("")
     out.append("subsystems (mines in it -> solutions):")
     for i, sub in enumerate(report.subsystems, start=1):
@@ -114,9 +120,13 @@ def format_report(report: Any, colour: bool) -> str:
         out.append("  (none: no number touches a hidden cell)")
     out.append(f"combined frontier (mines -> solutions): {format_map(report.combined)}")
     if report.global_ is not None:
-        out.append(f"whole board with {report.mines} mines (frontier mines -> solutions): {format_map(report.weighted)}")
-        out.append(f"solutions: global {format_count(report.global_.solutions)}, "
-                   f"local (frontier only) {format_count(report.local.solutions)}")
+        out.append(
+            f"whole board with {report.mines} mines (frontier mines -> solutions): {format_map(report.weighted)}"
+        )
+        out.append(
+            f"solutions: global {format_count(report.global_.solutions)}, "
+            f"local (frontier only) {format_count(report.local.solutions)}"
+        )
     else:
         out.append(f"solutions (frontier only): {format_count(report.local.solutions)}")
     return "\n".join(out)

@@ -22,31 +22,55 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("images", nargs="*", metavar="IMAGE", help="screenshots of the game (window grabs or desktops)")
-    p.add_argument("--labels", action="append", default=[], metavar="BOARD.txt",
-                   help="true board of the Nth image (repeat for more images)")
+    p.add_argument(
+        "--labels",
+        action="append",
+        default=[],
+        metavar="BOARD.txt",
+        help="true board of the Nth image (repeat for more images)",
+    )
     p.add_argument("--name", required=True, help="skin name: writes calibration/NAME.toml and templates/NAME/")
     p.add_argument("--out-root", help="directory that holds calibration/ and templates/ (default: autoplay home)")
-    p.add_argument("--first-click", choices=["safe", "zero", "none"], default="safe",
-                   help="what the game guarantees about the first click (default: safe)")
+    p.add_argument(
+        "--first-click",
+        choices=["safe", "zero", "none"],
+        default="safe",
+        help="what the game guarantees about the first click (default: safe)",
+    )
     p.add_argument("--win", choices=["reveal", "flag-all"], default="reveal", help="the game's win rule")
-    p.add_argument("--mines", action="append", default=[], metavar="ROWSxCOLS=N",
-                   help="total mines of a board size the game fixes, e.g. 16x30=99 (repeatable)")
+    p.add_argument(
+        "--mines",
+        action="append",
+        default=[],
+        metavar="ROWSxCOLS=N",
+        help="total mines of a board size the game fixes, e.g. 16x30=99 (repeatable)",
+    )
     p.add_argument("--window-class", help="WM_CLASS of the game's window, for finding it on screen")
     p.add_argument("--window-title", help="title of the game's window")
     p.add_argument("--new-game-key", help="key that starts a new game, e.g. ctrl+r")
     p.add_argument("--new-game-click", help="what to click for a new game, e.g. face")
-    p.add_argument("--live", action="store_true",
-                   help="take the screenshots from the running game's window (needs --window-class or --window-title)")
+    p.add_argument(
+        "--live",
+        action="store_true",
+        help="take the screenshots from the running game's window (needs --window-class or --window-title)",
+    )
     p.add_argument("--games", type=int, default=3, help="with --live: games to play blind (default 3)")
     p.add_argument("--display", help="with --live: X display of the game (default: $DISPLAY)")
-    p.add_argument("--counter", metavar="CORNER:X0,Y0,X1,Y1",
-                   help="where the game's mine counter is: a box in pixels from a corner of the board "
-                        "(top-left, top-right, bottom-left, bottom-right), e.g. top-right:55,35,165,62; its glyphs "
-                        "are learnt from the label boards that carry a mines=N header")
-    p.add_argument("--counter-format", default="{remaining}", metavar="FORMAT",
-                   help="what the counter shows, over {total}, {flags} and {remaining} (total minus flags): "
-                        "'{remaining:03d}' for a Windows-style LED, '{flags}/{total}' for gnome-mines "
-                        "(default: {remaining})")
+    p.add_argument(
+        "--counter",
+        metavar="CORNER:X0,Y0,X1,Y1",
+        help="where the game's mine counter is: a box in pixels from a corner of the board "
+        "(top-left, top-right, bottom-left, bottom-right), e.g. top-right:55,35,165,62; its glyphs "
+        "are learnt from the label boards that carry a mines=N header",
+    )
+    p.add_argument(
+        "--counter-format",
+        default="{remaining}",
+        metavar="FORMAT",
+        help="what the counter shows, over {total}, {flags} and {remaining} (total minus flags): "
+        "'{remaining:03d}' for a Windows-style LED, '{flags}/{total}' for gnome-mines "
+        "(default: {remaining})",
+    )
     p.set_defaults(func=run)
 
 
@@ -66,8 +90,9 @@ def _settings(args: argparse.Namespace):
     window = {k: v for k, v in (("wm_class", args.window_class), ("title", args.window_title)) if v}
     new_game = {k: v for k, v in (("key", args.new_game_key), ("click", args.new_game_click)) if v}
     counter = (*parse_counter_option(args.counter), args.counter_format) if args.counter else None
-    return SkinSettings(rules=Rules(args.first_click, args.win), window=window, new_game=new_game, mines=mines,
-                        counter=counter)
+    return SkinSettings(
+        rules=Rules(args.first_click, args.win), window=window, new_game=new_game, mines=mines, counter=counter
+    )
 
 
 def _live_frames(args: argparse.Namespace, settings, root):
@@ -91,17 +116,20 @@ def _live_frames(args: argparse.Namespace, settings, root):
     window.focus()
     starter = None
     if settings.new_game:
+
         def starter(frame):
             press_new_game(mouse, window, locate_grid(frame), frame, settings.new_game)
+
     with Progress(args.games, "blind games") as bar:
-        collected = collect_frames(screen.grab, mouse, window, args.games, starter,
-                                   progress=lambda n: bar.advance())
+        collected = collect_frames(screen.grab, mouse, window, args.games, starter, progress=lambda n: bar.advance())
     shots = root / "templates" / f"{args.name}-live-shots"
     shots.mkdir(parents=True, exist_ok=True)
     for i, frame in enumerate(collected.frames):
         cv2.imwrite(str(shots / f"{i // 2 + 1:02d}-{'fresh' if i % 2 == 0 else 'final'}.png"), frame)
-    print(f"played {collected.games} blind game(s) with {collected.clicks} clicks, all inside the board; "
-          f"screenshots in {shots}")
+    print(
+        f"played {collected.games} blind game(s) with {collected.clicks} clicks, all inside the board; "
+        f"screenshots in {shots}"
+    )
     return collected.frames
 
 
@@ -136,9 +164,11 @@ def run(args: argparse.Namespace) -> int:
     m = result.margins
     counts = ", ".join(f"{label!r}:{n}" for label, n in result.templates_per_label.items())
     print(f"wrote {result.path}: templates {counts}")
-    print(f"margins: worst own-label distance {m.worst_own_distance:.3f}, closest other label "
-          f"{m.closest_other_distance:.3f}, worst confidence {m.worst_confidence:.2f} -> min_confidence "
-          f"{m.min_confidence}, max_distance per label {m.label_max_distance} (others {m.max_distance})")
+    print(
+        f"margins: worst own-label distance {m.worst_own_distance:.3f}, closest other label "
+        f"{m.closest_other_distance:.3f}, worst confidence {m.worst_confidence:.2f} -> min_confidence "
+        f"{m.min_confidence}, max_distance per label {m.label_max_distance} (others {m.max_distance})"
+    )
     skin = load_skin(args.name, root)
     for path, image in zip(args.images[labelled:], images[labelled:]):
         decoded = decode_frame(image, skin)

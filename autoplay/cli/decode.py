@@ -23,8 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--skin", required=True, help="skin name: calibration/NAME.toml (see 'autoplay calibrate')")
     p.add_argument("--json", action="store_true", help="print JSON with geometry, per-cell confidence and game state")
     p.add_argument("--debug-dir", help="where to write the debug PNG on failure (default: the system temp dir)")
-    p.add_argument("--check", action="store_true",
-                   help="also run the solver: a board no mine layout explains is reported as a misread (exit 3)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="also run the solver: a board no mine layout explains is reported as a misread (exit 3)",
+    )
     p.set_defaults(func=run)
 
 
@@ -35,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
 
     skin = load_skin(args.skin)
     image = read_image(args.image)
-    debug_path = Path(args.debug_dir or Path(tempfile.gettempdir()) / "autoplay-debug") / f"{Path(args.image).stem}-debug.png"
+    debug_path = (
+        Path(args.debug_dir or Path(tempfile.gettempdir()) / "autoplay-debug") / f"{Path(args.image).stem}-debug.png"
+    )
     try:
         grid = locate_grid(image, skin)
     except UnreadableBoardError as exc:

@@ -45,20 +45,37 @@ def run(args: argparse.Namespace) -> int:
     record = run_dir / "recording"
     package_root = str(Path(__file__).resolve().parents[2])
     with VirtualDisplay() as server:
-        env = {**os.environ, "DISPLAY": server.name,
-               "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+        env = {
+            **os.environ,
+            "DISPLAY": server.name,
+            "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])),
+        }
         print(f"Xvfb on {server.name}; launching {args.game} ({args.preset})", flush=True)
         with launch_game(args.game, server.name, preset=args.preset, workdir=run_dir / "game-settings") as game:
-            play = [sys.executable, "-m", "autoplay", "play", "--skin", args.game, "--games", str(args.games),
-                    "--record", str(record), "--display", server.name, "--wait-window", "5",
-                    "--mines", str(game.mines)]
+            play = [
+                sys.executable,
+                "-m",
+                "autoplay",
+                "play",
+                "--skin",
+                args.game,
+                "--games",
+                str(args.games),
+                "--record",
+                str(record),
+                "--display",
+                server.name,
+                "--wait-window",
+                "5",
+                "--mines",
+                str(game.mines),
+            ]
             code = subprocess.call(play, env=env)
     if code != 0:
         raise ControlError(f"autoplay play failed with exit code {code}; partial recording in {record}")
     annotated = run_dir / "annotated"
     replay = [sys.executable, "-m", "autoplay", "replay", str(record), "--skin", args.game, "--out", str(annotated)]
-    replay_code = subprocess.call(replay, env={**os.environ, "PYTHONPATH": package_root},
-                                  stdout=subprocess.DEVNULL)
+    replay_code = subprocess.call(replay, env={**os.environ, "PYTHONPATH": package_root}, stdout=subprocess.DEVNULL)
     if replay_code in (0, 1) and annotated.is_dir():
         print(f"annotated pictures: {annotated}")
     else:

@@ -30,8 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-guess", action="store_true", help="only boards that need no guess after the first click")
     p.add_argument("--min-level", metavar="K", help="require a move of at least this level (needs --no-guess)")
     p.add_argument("--count", type=int, default=1, help="number of boards (default: 1)")
-    p.add_argument("--max-attempts", type=int, default=10_000,
-                   help="layouts tried per board before giving up (default: 10000)")
+    p.add_argument(
+        "--max-attempts", type=int, default=10_000, help="layouts tried per board before giving up (default: 10000)"
+    )
     p.add_argument("--out", metavar="DIR", help="write board-NNN.txt files here instead of printing the boards")
     p.add_argument("--json", action="store_true", help="print one JSON object (boards as text, grades, times)")
     p.set_defaults(func=run)
@@ -74,13 +75,25 @@ def run(args: argparse.Namespace) -> int:
         for index in range(args.count):
             rng = random.Random(f"generate-{args.seed}-{index}")
             try:
-                made = generate(preset.rows, preset.cols, preset.mines, rules, first, rng, no_guess=args.no_guess,
-                                min_level=min_level, max_numbers=max_numbers, max_attempts=args.max_attempts)
+                made = generate(
+                    preset.rows,
+                    preset.cols,
+                    preset.mines,
+                    rules,
+                    first,
+                    rng,
+                    no_guess=args.no_guess,
+                    min_level=min_level,
+                    max_numbers=max_numbers,
+                    max_attempts=args.max_attempts,
+                )
             except GenerationFailed as exc:
                 raise AutoplayError(f"board {index + 1}: {exc} (raise --max-attempts or lower --min-level)") from None
             kind = "no-guess board" if args.no_guess else "board"
-            note = (f"{kind}, {args.preset}, first-click rule {rules.first_click}, seed {args.seed}, "
-                    f"board {index + 1}" + (f", min level {min_level}" if min_level else ""))
+            note = (
+                f"{kind}, {args.preset}, first-click rule {rules.first_click}, seed {args.seed}, "
+                f"board {index + 1}" + (f", min level {min_level}" if min_level else "")
+            )
             text = made.to_text(note)
             boards.append((made, text))
             if out_dir is not None:
@@ -92,13 +105,29 @@ def run(args: argparse.Namespace) -> int:
             bar.advance(suffix=f"{made.seconds:.2f} s")
     times = [made.seconds for made, _ in boards]
     if args.json:
-        print(json.dumps({"boards": [{"text": text, "seconds": round(made.seconds, 4), "attempts": made.attempts,
-                                      "first_click": list(made.first_click), "grade": made.grade.to_dict()}
-                                     for made, text in boards],
-                          "median_seconds": round(percentile(times, 50), 4)}))
+        print(
+            json.dumps(
+                {
+                    "boards": [
+                        {
+                            "text": text,
+                            "seconds": round(made.seconds, 4),
+                            "attempts": made.attempts,
+                            "first_click": list(made.first_click),
+                            "grade": made.grade.to_dict(),
+                        }
+                        for made, text in boards
+                    ],
+                    "median_seconds": round(percentile(times, 50), 4),
+                }
+            )
+        )
     else:
         where = f" into {out_dir}" if out_dir is not None else ""
-        print(f"{len(boards)} board(s){where}; seconds per board: median {percentile(times, 50):.3f}, "
-              f"max {max(times):.3f}; attempts per board: median "
-              f"{percentile([m.attempts for m, _ in boards], 50):.0f}", file=sys.stderr)
+        print(
+            f"{len(boards)} board(s){where}; seconds per board: median {percentile(times, 50):.3f}, "
+            f"max {max(times):.3f}; attempts per board: median "
+            f"{percentile([m.attempts for m, _ in boards], 50):.0f}",
+            file=sys.stderr,
+        )
     return 0

@@ -37,13 +37,20 @@ def add_deal_options(p: argparse.ArgumentParser) -> None:
     """Options ``grade`` and ``generate`` share: how a game is dealt and how far the level ladder goes."""
     p.add_argument("--preset", choices=sorted(PRESETS), default="expert", help="board size (default: expert)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deal (default: 1)")
-    p.add_argument("--rule", choices=("safe", "zero"), default=None,
-                   help="first-click rule of the deal: safe (start in a corner) or zero (the first click opens "
-                   "an area, start at (2,2) on boards up to 16x16, (3,3) on larger ones); default: safe for grade, "
-                   "zero for generate")
-    p.add_argument("--max-numbers", type=int, default=None,
-                   help="largest set of numbers tried together before the mine count and the full engine "
-                   "(default: 4)")
+    p.add_argument(
+        "--rule",
+        choices=("safe", "zero"),
+        default=None,
+        help="first-click rule of the deal: safe (start in a corner) or zero (the first click opens "
+        "an area, start at (2,2) on boards up to 16x16, (3,3) on larger ones); default: safe for grade, "
+        "zero for generate",
+    )
+    p.add_argument(
+        "--max-numbers",
+        type=int,
+        default=None,
+        help="largest set of numbers tried together before the mine count and the full engine (default: 4)",
+    )
 
 
 def ladder_size(args: argparse.Namespace) -> int:
@@ -100,8 +107,10 @@ def run(args: argparse.Namespace) -> int:
                 grades.append(grade_game(game, first, rules, max_numbers=max_numbers))
                 bar.advance()
         preset = PRESETS[args.preset]
-        title = (f"{args.preset} {preset.cols}x{preset.rows}/{preset.mines}, first click {rules.first_click} at "
-                 f"({first[0]},{first[1]}), seed {args.seed}, {args.games} game(s)")
+        title = (
+            f"{args.preset} {preset.cols}x{preset.rows}/{preset.mines}, first click {rules.first_click} at "
+            f"({first[0]},{first[1]}), seed {args.seed}, {args.games} game(s)"
+        )
     if args.json:
         print(json.dumps(_as_json(grades, title)))
     else:
@@ -114,8 +123,13 @@ def _totals(grades: list) -> dict:
     for grade in grades:
         for level, n in grade.moves.items():
             moves[level] = moves.get(level, 0) + n
-    return {"games": len(grades), "moves_by_level": moves, "guesses": sum(g.guesses for g in grades),
-            "guesses_hit_mine": sum(g.guesses_hit for g in grades), "no_guess_games": sum(g.no_guess for g in grades)}
+    return {
+        "games": len(grades),
+        "moves_by_level": moves,
+        "guesses": sum(g.guesses for g in grades),
+        "guesses_hit_mine": sum(g.guesses_hit for g in grades),
+        "no_guess_games": sum(g.no_guess for g in grades),
+    }
 
 
 def _as_json(grades: list, title: str) -> dict:
@@ -129,6 +143,8 @@ def _as_text(grades: list, title: str) -> str:
         return f"{title}\n{grades[0].summary()}\n"
     t = _totals(grades)
     levels = "  ".join(f"{level}: {n}" for level, n in t["moves_by_level"].items())
-    return (f"{title}\nmoves by level  {levels}\n"
-            f"guesses {t['guesses']} ({t['guesses'] / t['games']:.2f} per game, {t['guesses_hit_mine']} hit a mine); "
-            f"{t['no_guess_games']} of {t['games']} games needed no guess\n")
+    return (
+        f"{title}\nmoves by level  {levels}\n"
+        f"guesses {t['guesses']} ({t['guesses'] / t['games']:.2f} per game, {t['guesses_hit_mine']} hit a mine); "
+        f"{t['no_guess_games']} of {t['games']} games needed no guess\n"
+    )

@@ -37,8 +37,11 @@ def run(args: argparse.Namespace) -> int:
             raise ControlError("no X display: set DISPLAY, pass --display, or use --xvfb")
         game = launch_game(args.game, display, preset=args.preset, mines=args.mines)
         try:
-            print(f"{args.game} running on DISPLAY={display}, window {game.window.width}x{game.window.height} "
-                  f"at ({game.window.x},{game.window.y}); Ctrl-C to stop", flush=True)
+            print(
+                f"{args.game} running on DISPLAY={display}, window {game.window.width}x{game.window.height} "
+                f"at ({game.window.x},{game.window.y}); Ctrl-C to stop",
+                flush=True,
+            )
             game.process.wait()
         except KeyboardInterrupt:
             pass

@@ -21,17 +21,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--record", metavar="DIR", help="save every frame and decision for 'autoplay replay'")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--dry-run", action="store_true", help="decode and print the next move without clicking")
-    p.add_argument("--window-class", help="WM_CLASS of the game window (default: from the skin; when "
-                   "no window matches, the skin's board is looked for on the whole screen)")
+    p.add_argument(
+        "--window-class",
+        help="WM_CLASS of the game window (default: from the skin; when "
+        "no window matches, the skin's board is looked for on the whole screen)",
+    )
     p.add_argument("--title", help="part of the game window's title (default: from the skin)")
     p.add_argument("--display", help="X display to play on (default: $DISPLAY)")
     p.add_argument("--mines", type=int, help="total mines, when the skin cannot tell from the board size")
     p.add_argument("--time-limit", type=float, default=1.0, metavar="S", help="solver time per decision (default 1 s)")
-    p.add_argument("--settle", type=float, default=0.035, metavar="S",
-                   help="the board counts as redrawn once unchanged this long (default 0.035 s; gnome-mines draws "
-                   "a cascade over several 16 ms frames, xdemineur in one)")
-    p.add_argument("--wait-window", type=float, default=0.0, metavar="S",
-                   help="keep looking for the window this long (default: fail at once)")
+    p.add_argument(
+        "--settle",
+        type=float,
+        default=0.035,
+        metavar="S",
+        help="the board counts as redrawn once unchanged this long (default 0.035 s; gnome-mines draws "
+        "a cascade over several 16 ms frames, xdemineur in one)",
+    )
+    p.add_argument(
+        "--wait-window",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="keep looking for the window this long (default: fail at once)",
+    )
     p.set_defaults(func=run)
 
 
@@ -55,8 +68,15 @@ def run(args: argparse.Namespace) -> int:
     window, screen, mouse = connect(display, wm_class, title, timeout=args.wait_window, skin=skin)
     recorder = None
     if args.record:
-        recorder = Recorder(args.record, skin.name, skin.rules, display=display, mines=args.mines,
-                            time_limit=args.time_limit, window=list(window.rect))
+        recorder = Recorder(
+            args.record,
+            skin.name,
+            skin.rules,
+            display=display,
+            mines=args.mines,
+            time_limit=args.time_limit,
+            window=list(window.rect),
+        )
 
     def solve(board: Any) -> Any:
         mines = board.mines if board.mines is not None else args.mines
@@ -67,8 +87,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"next: {moves} [{info['reason']}]")
 
     settings = PlayerSettings(settle_interval=args.settle, dry_run=args.dry_run)
-    player = Player(screen, mouse, vision_decoder(skin, args.mines), solve, settings, recorder,
-                    on_decision=show_decision if args.dry_run else None)
+    player = Player(
+        screen,
+        mouse,
+        vision_decoder(skin, args.mines),
+        solve,
+        settings,
+        recorder,
+        on_decision=show_decision if args.dry_run else None,
+    )
     summary = SessionSummary()
     try:
         first_state = prepare(player, window)
@@ -91,16 +118,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_game(result: Any) -> None:
-    print(f"game {result.game}: {result.result} in {result.seconds:.2f} s, {result.moves} moves, "
-          f"{result.guesses} guesses", flush=True)
+    print(
+        f"game {result.game}: {result.result} in {result.seconds:.2f} s, {result.moves} moves, "
+        f"{result.guesses} guesses",
+        flush=True,
+    )
 
 
 def _print_summary(data: dict[str, Any]) -> None:
     low, high = data["win_rate_ci95"]
     rate = "n/a" if data["win_rate"] is None else f"{100 * data['win_rate']:.1f}%"
-    print(f"{data['games']} games: {data['wins']} won, {data['losses']} lost, win rate {rate} "
-          f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)")
-    print(f"{data['seconds_per_game']} s per game, {data['moves_per_second']} moves/s, {data['guesses']} guesses; "
-          f"clicks: {data['clicks_attempted']} attempted, {data['clicks_refused']} refused")
+    print(
+        f"{data['games']} games: {data['wins']} won, {data['losses']} lost, win rate {rate} "
+        f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+    )
+    print(
+        f"{data['seconds_per_game']} s per game, {data['moves_per_second']} moves/s, {data['guesses']} guesses; "
+        f"clicks: {data['clicks_attempted']} attempted, {data['clicks_refused']} refused"
+    )
     if data["ms_per_decision"]:
         print("ms per decision: " + ", ".join(f"{k} {v}" for k, v in data["ms_per_decision"].items()))

@@ -36,7 +36,9 @@ class Progress:
         bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
         elapsed = now - self.started
         eta = elapsed / frac - elapsed if frac > 0 else 0.0
-        self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total} {elapsed:5.0f}s eta {eta:4.0f}s {self.suffix}\x1b[K")
+        self.stream.write(
+            f"\r{self.label} [{bar}] {self.done}/{self.total} {elapsed:5.0f}s eta {eta:4.0f}s {self.suffix}\x1b[K"
+        )
         self.stream.flush()
 
     def close(self) -> None:
@@ -44,7 +46,7 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -29,14 +29,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("path", metavar="PATH", help="screenshot, folder of screenshots, or recording folder")
     p.add_argument("--skin", help="skin to decode with (see calibration/); a recording names its own")
-    p.add_argument("--out", metavar="DIR", help="folder for annotated PNGs (default: PATH/annotated, or "
-                   "./replay-out for a single screenshot)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="folder for annotated PNGs (default: PATH/annotated, or ./replay-out for a single screenshot)",
+    )
     p.add_argument("--mines", type=int, help="total mine count when neither the recording nor the screen shows it")
     p.add_argument("--time-limit", type=float, help="solver seconds per decision (default: the recording's, else 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object (frames and summary) instead of text")
-    p.add_argument("--audit", action="store_true",
-                   help="for a recording: compare every board read during play with the layout each game showed at "
-                   "its end (all mines on a loss, all safe cells on a win) and list misread cells; no decoding")
+    p.add_argument(
+        "--audit",
+        action="store_true",
+        help="for a recording: compare every board read during play with the layout each game showed at "
+        "its end (all mines on a loss, all safe cells on a win) and list misread cells; no decoding",
+    )
     p.set_defaults(func=run)
 
 
@@ -68,9 +74,11 @@ def run_audit(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_dict()))
     else:
-        print(f"{report.games} game(s) audited ({len(report.unverifiable)} without a usable end), "
-              f"{report.boards} boards, {report.cells} cells read, {report.certain_moves} certain moves: "
-              f"{len(report.misreads)} misread cell(s), {len(report.wrong_moves)} wrong certain move(s)")
+        print(
+            f"{report.games} game(s) audited ({len(report.unverifiable)} without a usable end), "
+            f"{report.boards} boards, {report.cells} cells read, {report.certain_moves} certain moves: "
+            f"{len(report.misreads)} misread cell(s), {len(report.wrong_moves)} wrong certain move(s)"
+        )
         for line in report.to_dict()["examples"] + report.unverifiable[:5]:
             print("  " + line)
     return 0 if report.clean else EXIT_MISMATCH
@@ -93,7 +101,10 @@ def run(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else source.default_out
     mines = args.mines if args.mines is not None else (recording.mines if recording else None)
     replayer = Replayer(
-        VisionDecoder(skin), out_dir, rules=recording.rules if recording else None, mines=mines,
+        VisionDecoder(skin),
+        out_dir,
+        rules=recording.rules if recording else None,
+        mines=mines,
         time_limit=args.time_limit or (recording.time_limit if recording else None) or 1.0,
     )
     outcomes = []
@@ -109,8 +120,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"summary": summary, "out": str(out_dir), "frames": [o.to_dict() for o in outcomes]}))
     else:
-        print(f"{summary['frames']} frame(s): {summary['ok']} ok, {summary['over']} game over, "
-              f"{summary['mismatch']} mismatched, {summary['failed']} failed; annotated pictures in {out_dir}")
+        print(
+            f"{summary['frames']} frame(s): {summary['ok']} ok, {summary['over']} game over, "
+            f"{summary['mismatch']} mismatched, {summary['failed']} failed; annotated pictures in {out_dir}"
+        )
     if summary["failed"]:
         return EXIT_FAILED
     return EXIT_MISMATCH if summary["mismatch"] else 0

@@ -23,15 +23,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rows", type=int, help="custom rows (overrides the preset)")
     p.add_argument("--cols", type=int, help="custom columns (overrides the preset)")
     p.add_argument("--mines", type=int, help="custom mine count (overrides the preset)")
-    p.add_argument("--rule", choices=FIRST_CLICK_RULES, default="safe",
-                   help="first-click rule: safe = first cell safe (start in a corner), zero = first cell opens "
-                   "(start at (2,2) on boards up to 16x16, (3,3) on larger ones), none = no protection (default: safe)")
-    p.add_argument("--win-rule", choices=WIN_RULES, default="reveal",
-                   help="reveal = all safe cells revealed; flag-all = every mine flagged too (default: reveal)")
+    p.add_argument(
+        "--rule",
+        choices=FIRST_CLICK_RULES,
+        default="safe",
+        help="first-click rule: safe = first cell safe (start in a corner), zero = first cell opens "
+        "(start at (2,2) on boards up to 16x16, (3,3) on larger ones), none = no protection (default: safe)",
+    )
+    p.add_argument(
+        "--win-rule",
+        choices=WIN_RULES,
+        default="reveal",
+        help="reveal = all safe cells revealed; flag-all = every mine flagged too (default: reveal)",
+    )
     p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
     p.add_argument("--seed", type=int, default=1, help="run seed; game i uses (seed, i) (default: 1)")
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
-    p.add_argument("--time-limit", type=float, default=1.0, help="seconds per decision before falling back (default: 1)")
+    p.add_argument(
+        "--time-limit", type=float, default=1.0, help="seconds per decision before falling back (default: 1)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=run)
 
@@ -75,13 +85,21 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_dict()))
     else:
         lo, hi = summary.ci95
-        print(f"{spec.cols}x{spec.rows}/{spec.mines}, first click {spec.rules.first_click}, win rule {spec.rules.win}, seed {args.seed}")
-        print(f"games {summary.games}  wins {summary.wins}  win rate {100 * summary.win_rate:.2f}% "
-              f"(95% CI {100 * lo:.2f}-{100 * hi:.2f}%)")
-        print(f"speed {summary.games_per_second:.1f} games/s on {jobs} process(es); decision median "
-              f"{summary.decision_ms_median:.2f} ms, p99 {summary.decision_ms_p99:.1f} ms, max {summary.decision_ms_max:.0f} ms")
-        print(f"guesses per game {summary.mean_guesses:.2f} (per win {summary.mean_guesses_won:.2f}); "
-              f"safe cells revealed {summary.revealed_pct:.1f}%, mines flagged {summary.mines_flagged_pct:.1f}%")
+        print(
+            f"{spec.cols}x{spec.rows}/{spec.mines}, first click {spec.rules.first_click}, win rule {spec.rules.win}, seed {args.seed}"
+        )
+        print(
+            f"games {summary.games}  wins {summary.wins}  win rate {100 * summary.win_rate:.2f}% "
+            f"(95% CI {100 * lo:.2f}-{100 * hi:.2f}%)"
+        )
+        print(
+            f"speed {summary.games_per_second:.1f} games/s on {jobs} process(es); decision median "
+            f"{summary.decision_ms_median:.2f} ms, p99 {summary.decision_ms_p99:.1f} ms, max {summary.decision_ms_max:.0f} ms"
+        )
+        print(
+            f"guesses per game {summary.mean_guesses:.2f} (per win {summary.mean_guesses_won:.2f}); "
+            f"safe cells revealed {summary.revealed_pct:.1f}%, mines flagged {summary.mines_flagged_pct:.1f}%"
+        )
         if summary.errors:
             print(f"warning: {summary.errors} game(s) aborted because the solver made no progress")
     return 1 if summary.errors else 0

@@ -21,10 +21,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mines", type=int, help="total mines in the game (overrides the file's header)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the grid")
     p.add_argument("--time-limit", type=float, default=1.0, help="seconds for the decision (default: 1)")
-    p.add_argument("--explain", action="store_true",
-                   help="say why each move is made: the smallest set of numbers forcing a certain move (its "
-                   "'pieces of information' and pattern name), or a guess's odds against the runners-up; with "
-                   "--json each move gets an 'explanation' object")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="say why each move is made: the smallest set of numbers forcing a certain move (its "
+        "'pieces of information' and pattern name), or a guess's odds against the runners-up; with "
+        "--json each move gets an 'explanation' object",
+    )
     p.set_defaults(func=run)
 
 
@@ -48,12 +51,13 @@ def run(args: argparse.Namespace) -> int:
 
         extra = later_certain_moves(decision, analysis)
         explained = explain_decision(board, decision, time_limit=EXPLAIN_SECONDS, also=extra)
-        explanations, later = explained[:len(decision.moves)], explained[len(decision.moves):]
+        explanations, later = explained[: len(decision.moves)], explained[len(decision.moves) :]
     if args.json:
         out = _as_json(analysis, decision, explanations)
         if later is not None:
-            out["also_certain"] = [{"action": e.action, "row": e.row, "col": e.col, "explanation": e.to_dict()}
-                                   for e in later]
+            out["also_certain"] = [
+                {"action": e.action, "row": e.row, "col": e.col, "explanation": e.to_dict()} for e in later
+            ]
         print(json.dumps(out))
     else:
         sys.stdout.write(_as_text(board, analysis, decision))

@@ -7,6 +7,7 @@ poll until the board region has been identical for a short interval.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -24,7 +25,7 @@ Roi = tuple[int, int, int, int]
 _local = threading.local()
 
 
-def _mss_for(display: str | None):  # noqa: ANN202 - mss has no public instance type worth naming
+def _mss_for(display: str | None):
     """One mss instance per thread and display: they hold an X connection and are not thread-safe."""
     cache = getattr(_local, "grabbers", None)
     if cache is None:
@@ -34,7 +35,7 @@ def _mss_for(display: str | None):  # noqa: ANN202 - mss has no public instance 
 
         try:
             cache[display] = mss.MSS(display=display) if display else mss.MSS()
-        except Exception as exc:  # noqa: BLE001 - mss raises its own ScreenShotError or ctypes errors
+        except Exception as exc:
             raise ControlError(f"cannot capture display {display or '$DISPLAY'}: {exc}") from None
     return cache[display]
 
@@ -42,10 +43,8 @@ def _mss_for(display: str | None):  # noqa: ANN202 - mss has no public instance 
 def _forget(display: str | None) -> None:
     grabber = getattr(_local, "grabbers", {}).pop(display, None)
     if grabber is not None:
-        try:
+        with contextlib.suppress(Exception):
             grabber.close()
-        except Exception:  # noqa: BLE001 - its server is already gone
-            pass
 
 
 def grab(region: Region, display: str | None = None) -> np.ndarray:
@@ -54,11 +53,11 @@ def grab(region: Region, display: str | None = None) -> np.ndarray:
     box = {"left": left, "top": top, "width": width, "height": height}
     try:
         shot = _mss_for(display).grab(box)
-    except Exception:  # noqa: BLE001 - a cached connection to a server that was replaced: reconnect once
+    except Exception:
         _forget(display)
         try:
             shot = _mss_for(display).grab(box)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise ControlError(f"screen capture of {region} on {display or '$DISPLAY'} failed: {exc!r}") from None
     import cv2
 

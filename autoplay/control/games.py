@@ -58,7 +58,7 @@ class RunningGame:
             self._tempdir.cleanup()
             self._tempdir = None
 
-    def __enter__(self) -> "RunningGame":
+    def __enter__(self) -> RunningGame:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -143,8 +143,10 @@ def launch_game(
     if name == "gnome-mines" and preset in GNOME_SIZES:
         own = GNOME_SIZES[preset]
         if any(given not in (None, default) for given, default in zip((rows, cols, mines), own)):
-            raise ControlError("gnome-mines is launched at its preset sizes only (beginner 8x8/10, intermediate "
-                               "16x16/40, expert 16x30/99)")
+            raise ControlError(
+                "gnome-mines is launched at its preset sizes only (beginner 8x8/10, intermediate "
+                "16x16/40, expert 16x30/99)"
+            )
         rows, cols, mines = own
     rows, cols, mines = _size(preset, rows, cols, mines)
     binary = find_binary(name)
@@ -163,8 +165,9 @@ def launch_game(
         if cols < 12:
             raise ControlError("xdemineur needs at least 12 columns")
         argv = [binary, "-geometry", f"{cols}x{rows}+0+0", "-m", str(mines)]
-    process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+    process = subprocess.Popen(
+        argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     try:
         window = find_window(display, WM_CLASS[name], timeout=timeout)
         window.focus()

@@ -97,8 +97,7 @@ class ClickStats:
 class Mouse:
     """Guarded clicks on one board; ``scale`` maps captured pixels to backend coordinates."""
 
-    def __init__(self, backend: MouseBackend, scale: tuple[float, float] = (1.0, 1.0),
-                 watch_user: bool = True) -> None:
+    def __init__(self, backend: MouseBackend, scale: tuple[float, float] = (1.0, 1.0), watch_user: bool = True) -> None:
         self.backend = backend
         self.scale = scale
         self.watch_user = watch_user
@@ -106,7 +105,7 @@ class Mouse:
         self._last: tuple[int, int] | None = None
 
     @classmethod
-    def for_display(cls, display: str | None, captured_size: tuple[int, int]) -> "Mouse":
+    def for_display(cls, display: str | None, captured_size: tuple[int, int]) -> Mouse:
         """A pyautogui mouse with the HiDPI ratio between the captured screen and pyautogui's screen."""
         backend = PyAutoGuiBackend(display)
         bw, bh = backend.size()
@@ -153,7 +152,7 @@ class Mouse:
 
 def parking_spot(window: Rect, board: Rect) -> tuple[int, int] | None:
     """A pixel in ``window`` outside ``board`` and at least 2 px from the screen origin; None if there is none."""
-    wl, wt, ww, wh = window
+    _wl, _wt, _ww, _wh = window
     bl, bt, bw, bh = board
     candidates = [
         (bl + bw // 2, bt + bh + 3),  # below the board

@@ -8,6 +8,7 @@ locating the board again, the second cannot.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,7 +76,7 @@ class Window:
             raise WindowGoneError(f"window {self.title or hex(self.id)} is gone ({exc})") from None
         return -pos.x, -pos.y, geom.width, geom.height
 
-    def refresh(self) -> "Window":
+    def refresh(self) -> Window:
         """Check the window is still where we located it; raise WindowGoneError / WindowMovedError if not."""
         now = self.current_geometry()
         if now != self.rect:
@@ -100,10 +101,8 @@ class Window:
     def close_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
-            try:
+            with contextlib.suppress(Exception):
                 conn.close()
-            except Exception:  # noqa: BLE001 - the server may already be gone; nothing left to release
-                pass
 
 
 def _decode_title(raw: Any) -> str:
@@ -125,7 +124,7 @@ def _title_of(conn: Any, win: Any) -> str:
             return _decode_title(net_name.value)
         name = win.get_full_property(conn.intern_atom("WM_NAME"), 0)
         return _decode_title(name.value) if name is not None else ""
-    except Exception:  # noqa: BLE001 - a window may vanish between query_tree and the property read
+    except Exception:
         return ""
 
 
@@ -152,8 +151,9 @@ def list_windows(display: str | None) -> list[Window]:
                 pos = win.translate_coords(root, 0, 0)
             except XError:
                 continue
-            found.append(Window(win.id, -pos.x, -pos.y, geom.width, geom.height, display,
-                                tuple(wm_class), _title_of(conn, win)))
+            found.append(
+                Window(win.id, -pos.x, -pos.y, geom.width, geom.height, display, tuple(wm_class), _title_of(conn, win))
+            )
     finally:
         conn.close()
     return found
@@ -164,13 +164,12 @@ def _matches(win: Window, wm_class: str | None, title: str | None) -> bool:
     names = {c.lower() for c in win.wm_class} | {c.rsplit("/", 1)[-1].lower() for c in win.wm_class}
     if wm_class and wm_class.lower() not in names:
         return False
-    if title and title.lower() not in win.title.lower():
-        return False
-    return True
+    return not (title and title.lower() not in win.title.lower())
 
 
-def find_window(display: str | None, wm_class: str | None = None, title: str | None = None,
-                timeout: float = 0.0) -> Window:
+def find_window(
+    display: str | None, wm_class: str | None = None, title: str | None = None, timeout: float = 0.0
+) -> Window:
     """The largest mapped window whose WM_CLASS equals ``wm_class`` (either part) and whose title contains ``title``.
 
     ``timeout`` keeps looking while a freshly launched game maps its window.

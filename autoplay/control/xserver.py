@@ -30,16 +30,28 @@ class VirtualDisplay:
         self.name: str = ""
         self._process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> "VirtualDisplay":
+    def start(self) -> VirtualDisplay:
         binary = shutil.which("Xvfb")
         if binary is None:
             raise ControlError("Xvfb is not installed (Debian package: xvfb)")
         read_fd, write_fd = os.pipe()
         try:
             self._process = subprocess.Popen(
-                [binary, "-displayfd", str(write_fd), "-screen", "0",
-                 f"{self.width}x{self.height}x{self.depth}", "-dpi", "96", "-nolisten", "tcp"],
-                pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                [
+                    binary,
+                    "-displayfd",
+                    str(write_fd),
+                    "-screen",
+                    "0",
+                    f"{self.width}x{self.height}x{self.depth}",
+                    "-dpi",
+                    "96",
+                    "-nolisten",
+                    "tcp",
+                ],
+                pass_fds=(write_fd,),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
         finally:
             os.close(write_fd)
@@ -68,7 +80,7 @@ class VirtualDisplay:
         """A copy of the environment pointing at this display, for child processes."""
         return {**os.environ, "DISPLAY": self.name}
 
-    def __enter__(self) -> "VirtualDisplay":
+    def __enter__(self) -> VirtualDisplay:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -82,7 +94,7 @@ def _read_display_number(fd: int, process: subprocess.Popen[bytes]) -> str:
     while not data.endswith(b"\n"):
         left = deadline - time.monotonic()
         if left <= 0:
-            raise ControlError("Xvfb did not start within %.0f s" % START_TIMEOUT)
+            raise ControlError(f"Xvfb did not start within {START_TIMEOUT:.0f} s")
         ready, _, _ = select.select([fd], [], [], min(left, 0.2))
         if ready:
             chunk = os.read(fd, 64)

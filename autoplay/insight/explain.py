@@ -42,19 +42,31 @@ class Explanation:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "text": self.text}
         if self.kind == "certain":
-            out.update({
-                "level": self.level, "pieces": self.pieces, "pattern": self.pattern, "uses_mine_count": self.uses_count,
-                "minimal": self.minimal, "timed_out": self.timed_out,
-                "numbers": [{"row": n.row, "col": n.col, "shown": n.shown, "needs": n.needs} for n in self.numbers],
-            })
+            out.update(
+                {
+                    "level": self.level,
+                    "pieces": self.pieces,
+                    "pattern": self.pattern,
+                    "uses_mine_count": self.uses_count,
+                    "minimal": self.minimal,
+                    "timed_out": self.timed_out,
+                    "numbers": [{"row": n.row, "col": n.col, "shown": n.shown, "needs": n.needs} for n in self.numbers],
+                }
+            )
         if self.guess is not None:
             out.update(self.guess.to_dict())
         return out
 
 
-def explain_decision(board: Board, decision: Decision, mines: int | None = None, *,
-                     max_numbers: int = MAX_NUMBERS, time_limit: float | None = None,
-                     also: list[Move] | None = None) -> list[Explanation]:
+def explain_decision(
+    board: Board,
+    decision: Decision,
+    mines: int | None = None,
+    *,
+    max_numbers: int = MAX_NUMBERS,
+    time_limit: float | None = None,
+    also: list[Move] | None = None,
+) -> list[Explanation]:
     """Explanations for ``decision.moves``, in the same order; ``mines`` defaults to ``board.mines``.
 
     ``also`` adds more certain moves (cells the decision left for later) to a
@@ -66,8 +78,15 @@ def explain_decision(board: Board, decision: Decision, mines: int | None = None,
         return []
     if board.is_fresh:
         move = decision.moves[0]
-        return [Explanation(move.action, move.row, move.col, "first",
-                            f"{move.action} ({move.row},{move.col}): opening click ({decision.reason})")]
+        return [
+            Explanation(
+                move.action,
+                move.row,
+                move.col,
+                "first",
+                f"{move.action} ({move.row},{move.col}): opening click ({decision.reason})",
+            )
+        ]
     if decision.guess:
         move = decision.moves[0]
         report = explain_guess(board, decision)
@@ -92,21 +111,36 @@ def _certain(board: Board, prover: Prover, move: Move) -> Explanation:
     pattern = name_pattern(board, prover.pos, proof)
     numbers = cite(board, proof)
     text = describe(move, proof, numbers, pattern, prover.max_numbers)
-    return Explanation(move.action, move.row, move.col, "certain", text,
-                       level=proof.level, pieces=proof.pieces, numbers=numbers, uses_count=proof.uses_count,
-                       minimal=proof.minimal, timed_out=proof.timed_out, pattern=pattern)
+    return Explanation(
+        move.action,
+        move.row,
+        move.col,
+        "certain",
+        text,
+        level=proof.level,
+        pieces=proof.pieces,
+        numbers=numbers,
+        uses_count=proof.uses_count,
+        minimal=proof.minimal,
+        timed_out=proof.timed_out,
+        pattern=pattern,
+    )
 
 
-def describe(move: Move, proof: Proof, numbers: list[Cited], pattern: str | None, max_numbers: int = MAX_NUMBERS
-             ) -> str:
+def describe(
+    move: Move, proof: Proof, numbers: list[Cited], pattern: str | None, max_numbers: int = MAX_NUMBERS
+) -> str:
     """One line a player can check by hand: the verdict, the pattern, and every cited number."""
     verdict = "mine" if proof.mine else "safe"
     head = f"{move.action} ({move.row},{move.col}): {verdict}"
     if proof.level == ENGINE:
         scope = f"{len(numbers)} numbers" if numbers else "no number"
         count = " and the mine count" if proof.uses_count else ""
-        why = ("the search for a smaller set ran out of time" if proof.timed_out
-               else f"no set of up to {max_numbers} numbers forces it alone")
+        why = (
+            "the search for a smaller set ran out of time"
+            if proof.timed_out
+            else f"no set of up to {max_numbers} numbers forces it alone"
+        )
         return f"{head} by the full analysis of its subsystem ({scope}{count}); {why}"
     cited = ", ".join(_number_text(n) for n in numbers)
     parts = [cited] if cited else []

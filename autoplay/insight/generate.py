@@ -40,15 +40,29 @@ class Generated:
         """The board file: mines shown, numbers filled in, first click and grade in comments."""
         r, c = self.first_click
         levels = " ".join(f"{level}:{n}" for level, n in self.grade.moves.items() if n)
-        lines = [f"# {note}" if note else "# no-guess board", f"# first click: ({r},{c})",
-                 f"# moves by level: {levels or '-'}; hardest {self.grade.hardest or '-'}",
-                 f"# generated in {self.seconds:.3f} s, {self.attempts} attempt(s)"]
+        lines = [
+            f"# {note}" if note else "# no-guess board",
+            f"# first click: ({r},{c})",
+            f"# moves by level: {levels or '-'}; hardest {self.grade.hardest or '-'}",
+            f"# generated in {self.seconds:.3f} s, {self.attempts} attempt(s)",
+        ]
         return "\n".join(lines) + "\n" + format_board(self.layout)
 
 
-def generate(rows: int, cols: int, mines: int, rules: Rules, first_click: Coord, rng: random.Random, *,
-             no_guess: bool = True, min_level: str | None = None, max_numbers: int = MAX_NUMBERS,
-             max_attempts: int = 10_000, time_limit: float = 1.0) -> Generated:
+def generate(
+    rows: int,
+    cols: int,
+    mines: int,
+    rules: Rules,
+    first_click: Coord,
+    rng: random.Random,
+    *,
+    no_guess: bool = True,
+    min_level: str | None = None,
+    max_numbers: int = MAX_NUMBERS,
+    max_attempts: int = 10_000,
+    time_limit: float = 1.0,
+) -> Generated:
     """One board; raises :class:`GenerationFailed` after ``max_attempts`` rejected layouts."""
     started = time.perf_counter()
     for attempt in range(1, max_attempts + 1):
@@ -56,8 +70,14 @@ def generate(rows: int, cols: int, mines: int, rules: Rules, first_click: Coord,
         game.reveal(*first_click)
         layout = game.solution()
         # grade a fresh game on the same layout: the dealt game already has its first click applied
-        grade = grade_game(layout_game(layout), first_click, rules, max_numbers=max_numbers, time_limit=time_limit,
-                           stop_at_guess=no_guess)
+        grade = grade_game(
+            layout_game(layout),
+            first_click,
+            rules,
+            max_numbers=max_numbers,
+            time_limit=time_limit,
+            stop_at_guess=no_guess,
+        )
         if no_guess and not grade.no_guess:
             continue
         if min_level is not None and not grade.reaches(min_level):

@@ -52,9 +52,16 @@ class Grade:
         return any(n and level_rank(lv) >= level_rank(level) for lv, n in self.moves.items())
 
     def to_dict(self) -> dict[str, Any]:
-        return {"moves_by_level": dict(self.moves), "guesses": self.guesses, "guesses_hit_mine": self.guesses_hit,
-                "no_guess": self.no_guess, "hardest": self.hardest, "first_click": list(self.first_click),
-                "max_numbers": self.max_numbers, "seconds": round(self.seconds, 4)}
+        return {
+            "moves_by_level": dict(self.moves),
+            "guesses": self.guesses,
+            "guesses_hit_mine": self.guesses_hit,
+            "no_guess": self.no_guess,
+            "hardest": self.hardest,
+            "first_click": list(self.first_click),
+            "max_numbers": self.max_numbers,
+            "seconds": round(self.seconds, 4),
+        }
 
     def summary(self) -> str:
         levels = "  ".join(f"{level}: {n}" for level, n in self.moves.items())
@@ -63,8 +70,15 @@ class Grade:
         return f"moves by level  {levels}\n{verdict}; hardest certain move: level {self.hardest or '-'}"
 
 
-def grade_game(game: Game, first_click: Coord, rules: Rules = Rules(), *, max_numbers: int = MAX_NUMBERS,
-               time_limit: float = 1.0, stop_at_guess: bool = False) -> Grade:
+def grade_game(
+    game: Game,
+    first_click: Coord,
+    rules: Rules = Rules(),
+    *,
+    max_numbers: int = MAX_NUMBERS,
+    time_limit: float = 1.0,
+    stop_at_guess: bool = False,
+) -> Grade:
     """Play ``game`` from ``first_click`` with the level ladder; ``stop_at_guess`` gives up at the first guess."""
     started = time.perf_counter()
     grade = Grade({level: 0 for level in level_names(max_numbers)}, first_click=first_click, max_numbers=max_numbers)

@@ -58,8 +58,13 @@ class GuessReport:
         return f"reveal ({c.row},{c.col}): guess, mine probability {c.probability:.3f} - {self.why}{tail}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"probability": round(self.chosen.probability, 6), "policy": self.policy, "why": self.why,
-                "chosen": self.chosen.to_dict(), "runners_up": [r.to_dict() for r in self.runners_up]}
+        return {
+            "probability": round(self.chosen.probability, 6),
+            "policy": self.policy,
+            "why": self.why,
+            "chosen": self.chosen.to_dict(),
+            "runners_up": [r.to_dict() for r in self.runners_up],
+        }
 
 
 def explain_guess(board: Board, decision: Decision) -> GuessReport:
@@ -73,8 +78,14 @@ def explain_guess(board: Board, decision: Decision) -> GuessReport:
 def _candidate(board: Board, scored: Any, probability: float) -> Candidate:
     r, c = board.at(scored.index)
     looked = scored.survive_two >= 0
-    return Candidate(r, c, probability, scored.survive_two if looked else None, scored.progress if looked else None,
-                     scored.expected_safe if looked else None)
+    return Candidate(
+        r,
+        c,
+        probability,
+        scored.survive_two if looked else None,
+        scored.progress if looked else None,
+        scored.expected_safe if looked else None,
+    )
 
 
 def _from_choice(board: Board, choice: Any) -> GuessReport:
@@ -88,8 +99,10 @@ def _from_choice(board: Board, choice: Any) -> GuessReport:
 
 def _why(policy: str, chosen: Candidate, others: list[Candidate], choice: Any) -> str:
     if policy == "fifty-fifty":
-        return ("an unavoidable 50/50: no number can ever tell these two cells apart, so it must be guessed some "
-                "time and waiting only adds risk elsewhere")
+        return (
+            "an unavoidable 50/50: no number can ever tell these two cells apart, so it must be guessed some "
+            "time and waiting only adds risk elsewhere"
+        )
     if policy == "endgame":
         return f"exhaustive endgame search over every remaining layout: best chance to win {choice.win_chance:.3f}"
     if not others:
@@ -108,15 +121,21 @@ def _tie_break(chosen: Candidate, other: Candidate) -> str:
     if chosen.probability < other.probability - TIE and mine >= theirs - TIE:
         return f"lowest mine probability and best look-ahead (next best {where} at {other.probability:.3f})"
     if chosen.probability > other.probability + TIE:
-        return (f"riskier than {where} ({chosen.probability:.3f} vs {other.probability:.3f}) but more likely to "
-                f"survive the next move and make progress (score {mine:.3f} vs {theirs:.3f})")
+        return (
+            f"riskier than {where} ({chosen.probability:.3f} vs {other.probability:.3f}) but more likely to "
+            f"survive the next move and make progress (score {mine:.3f} vs {theirs:.3f})"
+        )
     if mine > theirs + TIE:
-        return (f"as safe as {where}; higher chance to survive the next move too and make progress "
-                f"(survive-two {chosen.survive_two or 0:.3f} vs {other.survive_two or 0:.3f}, "
-                f"progress {chosen.progress or 0:.3f} vs {other.progress or 0:.3f})")
+        return (
+            f"as safe as {where}; higher chance to survive the next move too and make progress "
+            f"(survive-two {chosen.survive_two or 0:.3f} vs {other.survive_two or 0:.3f}, "
+            f"progress {chosen.progress or 0:.3f} vs {other.progress or 0:.3f})"
+        )
     if (chosen.expected_safe or 0) > (other.expected_safe or 0) + TIE:
-        return (f"as safe and as promising as {where}; opens more safe cells on average "
-                f"({chosen.expected_safe or 0:.2f} vs {other.expected_safe or 0:.2f})")
+        return (
+            f"as safe and as promising as {where}; opens more safe cells on average "
+            f"({chosen.expected_safe or 0:.2f} vs {other.expected_safe or 0:.2f})"
+        )
     return f"level with {where} on every score; the first in reading order"
 
 
@@ -131,8 +150,12 @@ def _from_probabilities(decision: Decision, row: int, col: int, probability: flo
     others: list[Candidate] = []
     analysis = decision.analysis
     if analysis is not None:
-        cells = [(p, r, c) for r, line in enumerate(analysis.probabilities) for c, p in enumerate(line)
-                 if p is not None and 0 < p < 1 and (r, c) != (row, col)]
+        cells = [
+            (p, r, c)
+            for r, line in enumerate(analysis.probabilities)
+            for c, p in enumerate(line)
+            if p is not None and 0 < p < 1 and (r, c) != (row, col)
+        ]
         others = [Candidate(r, c, p) for p, r, c in sorted(cells)[:RUNNERS_UP]]
     reason = decision.reason
     if "50/50" in reason:

@@ -10,8 +10,8 @@ total), so small boards also try every set of up to ``max_size`` numbers.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
-from typing import Iterable, Iterator, Sequence
 
 from autoplay.solver.position import Constraint
 
@@ -56,8 +56,9 @@ def connected_layers(starts: Iterable[int], graph: list[set[int]], max_size: int
         layer = sorted(grown)
 
 
-def count_layers(n_constraints: int, starts: Iterable[int], graph: list[set[int]], max_size: int
-                 ) -> Iterator[list[tuple[int, ...]]]:
+def count_layers(
+    n_constraints: int, starts: Iterable[int], graph: list[set[int]], max_size: int
+) -> Iterator[list[tuple[int, ...]]]:
     """Sets to try together with the mine count: the empty set, then each size up to ``max_size``.
 
     All subsets when the board has few numbers (``COUNT_POOL``), otherwise the

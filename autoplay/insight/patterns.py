@@ -67,8 +67,13 @@ def name_pattern(board: Board, pos: Position, proof: Proof) -> str | None:
     reduced = any(n.reduced for n in numbers)
     if len(numbers) == 1:
         return "flag reduction" if reduced else None
-    name = (_line(board, numbers) or _corner(numbers) or _hole(pos, proof) or _triangle(numbers, proof)
-            or "shared mines in regions")
+    name = (
+        _line(board, numbers)
+        or _corner(numbers)
+        or _hole(pos, proof)
+        or _triangle(numbers, proof)
+        or "shared mines in regions"
+    )
     return name + " (after flag reduction)" if reduced else name
 
 
@@ -104,9 +109,11 @@ def _corner(numbers: list[Cited]) -> str | None:
     for middle in numbers:
         ends = [n for n in numbers if n is not middle]
         steps = [(n.row - middle.row, n.col - middle.col) for n in ends]
-        if all(abs(dr) + abs(dc) == 1 for dr, dc in steps) and steps[0][0] * steps[1][0] + steps[0][1] * steps[1][1] == 0:
-            if ends[0].needs == ends[1].needs:
-                return CORNER_PATTERNS.get((ends[0].needs, middle.needs, ends[1].needs))
+        if (
+            all(abs(dr) + abs(dc) == 1 for dr, dc in steps)
+            and steps[0][0] * steps[1][0] + steps[0][1] * steps[1][1] == 0
+        ) and ends[0].needs == ends[1].needs:
+            return CORNER_PATTERNS.get((ends[0].needs, middle.needs, ends[1].needs))
     return None
 
 

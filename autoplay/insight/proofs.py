@@ -14,8 +14,8 @@ next size, so the first set found is minimal: no cited number can be dropped
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from autoplay.insight.numbersets import connected_layers, count_layers, sharing_graph
 from autoplay.insight.subsystem import NOTHING, Forced, MineCount, Subsystem, count_can_matter
@@ -74,8 +74,9 @@ class Prover:
     a cell not proved in time gets the engine fallback.
     """
 
-    def __init__(self, pos: Position, mines_left: int | None, max_numbers: int = MAX_NUMBERS,
-                 deadline: float | None = None) -> None:
+    def __init__(
+        self, pos: Position, mines_left: int | None, max_numbers: int = MAX_NUMBERS, deadline: float | None = None
+    ) -> None:
         self.pos = pos
         self.constraints = pos.constraints
         self.count = None if mines_left is None else MineCount(mines_left, pos.unknown)

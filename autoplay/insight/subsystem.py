@@ -15,8 +15,8 @@ are outside cells), the outside cells are forced too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from autoplay.solver.position import Constraint
 
@@ -123,9 +123,10 @@ class Subsystem:
                     lowest[g] = x
                 if x > highest[g]:
                     highest[g] = x
-            if not counting or len(totals) > 1:
-                if all(lowest[g] == 0 and highest[g] == sizes[g] for g in range(n_groups)):
-                    raise _Undecided
+            if (not counting or len(totals) > 1) and all(
+                lowest[g] == 0 and highest[g] == sizes[g] for g in range(n_groups)
+            ):
+                raise _Undecided
 
         try:
             self._walk(visit, [range(s + 1) for s in sizes], self.low_total, self.high_total)

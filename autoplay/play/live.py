@@ -44,8 +44,9 @@ class LiveScreen:
         self.window.focus()
 
 
-def connect(display: str | None, wm_class: str | None, title: str | None,
-            timeout: float = 0.0, skin: Any = None) -> tuple[Window, LiveScreen, Mouse]:
+def connect(
+    display: str | None, wm_class: str | None, title: str | None, timeout: float = 0.0, skin: Any = None
+) -> tuple[Window, LiveScreen, Mouse]:
     """Find the game window and build the screen and the guarded mouse for it.
 
     When no window has the expected class or title (a renamed build, a clone
@@ -75,8 +76,9 @@ def window_showing_board(display: str | None, skin: Any, missing: ControlError) 
     except UnreadableBoardError:
         raise ControlError(f"{missing}, and no {skin.name} board is visible on the screen") from None
     x0, y0, x1, y1 = grid.rect
-    around = [w for w in list_windows(display)
-              if w.x <= x0 and w.y <= y0 and x1 <= w.x + w.width and y1 <= w.y + w.height]
+    around = [
+        w for w in list_windows(display) if w.x <= x0 and w.y <= y0 and x1 <= w.x + w.width and y1 <= w.y + w.height
+    ]
     if not around:
         raise ControlError(f"{missing}; a {skin.name} board is on the screen at {grid.rect}, but in no window")
     return around[-1]  # stacking order: the last one is on top

@@ -85,10 +85,19 @@ class GameResult:
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
 
     def to_dict(self) -> dict[str, Any]:
-        return {"result": self.result, "seconds": round(self.seconds, 4), "decisions": self.decisions,
-                "moves": self.moves, "clicks": self.clicks, "guesses": self.guesses, "retries": self.retries,
-                "rereads": self.rereads, "last_was_guess": self.last_was_guess,
-                "timing": {k: round(v, 6) for k, v in self.timing.items()}, "final_board": self.final_board}
+        return {
+            "result": self.result,
+            "seconds": round(self.seconds, 4),
+            "decisions": self.decisions,
+            "moves": self.moves,
+            "clicks": self.clicks,
+            "guesses": self.guesses,
+            "retries": self.retries,
+            "rereads": self.rereads,
+            "last_was_guess": self.last_was_guess,
+            "timing": {k: round(v, 6) for k, v in self.timing.items()},
+            "final_board": self.final_board,
+        }
 
 
 class _Timed:
@@ -149,9 +158,16 @@ def unregistered(board: Board, expected: list[Any]) -> list[Any]:
 class Player:
     """Plays games on one screen with one mouse; ``play_game`` returns when the game shows won or lost."""
 
-    def __init__(self, screen: Screen, mouse: Mouse, decode: Decoder, solve: Callable[[Board], Any],
-                 settings: PlayerSettings | None = None, recorder: Recorder | None = None,
-                 on_decision: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def __init__(
+        self,
+        screen: Screen,
+        mouse: Mouse,
+        decode: Decoder,
+        solve: Callable[[Board], Any],
+        settings: PlayerSettings | None = None,
+        recorder: Recorder | None = None,
+        on_decision: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.screen = screen
         self.mouse = mouse
         self.decode = decode
@@ -162,15 +178,22 @@ class Player:
         self.grid: Any | None = None
 
     # -- screen ---------------------------------------------------------------
-    def settle(self, baseline: np.ndarray | None = None, patience: float = 1.0,
-               change_timeout: float | None = None) -> tuple[Settled, float]:
+    def settle(
+        self, baseline: np.ndarray | None = None, patience: float = 1.0, change_timeout: float | None = None
+    ) -> tuple[Settled, float]:
         """Capture until the board stops changing; returns the frame and the seconds spent grabbing."""
         timed = _Timed(self.screen.grab)
         s = self.settings
         if change_timeout is None:
             change_timeout = s.change_timeout if baseline is not None else 0.0
-        settled = wait_settled(timed, s.settle_interval * patience, s.settle_timeout,
-                               baseline=baseline, change_timeout=change_timeout, roi=board_roi(self.grid))
+        settled = wait_settled(
+            timed,
+            s.settle_interval * patience,
+            s.settle_timeout,
+            baseline=baseline,
+            change_timeout=change_timeout,
+            roi=board_roi(self.grid),
+        )
         return settled, timed.seconds
 
     def read(self, frame: np.ndarray) -> Any:
@@ -217,11 +240,13 @@ class Player:
             folder = Path(tempfile.gettempdir())
         marked = folder / f"unreadable-{time.strftime('%Y%m%d-%H%M%S')}.png"
         debug = write_debug_image(marked, frame, getattr(decoded, "grid", None), cells)
-        return UnreadableBoardError(f"cannot read the board: {len(cells)} unreadable cells {shown}".rstrip(),
-                                    debug_image=debug)
+        return UnreadableBoardError(
+            f"cannot read the board: {len(cells)} unreadable cells {shown}".rstrip(), debug_image=debug
+        )
 
-    def log_decision(self, number: int, frame: np.ndarray, decoded: Any, decision: Any, state: str,
-             timing: dict[str, float]) -> None:
+    def log_decision(
+        self, number: int, frame: np.ndarray, decoded: Any, decision: Any, state: str, timing: dict[str, float]
+    ) -> None:
         if self.recorder is None and self.on_decision is None:
             return
         grid = self.grid.to_dict() if hasattr(self.grid, "to_dict") else None
@@ -229,11 +254,28 @@ class Player:
             from autoplay.insight.record import explanation_record
 
             name = self.recorder.frame(frame)
-            self.recorder.decision(number, name, decoded.board, grid, list(decision.moves), bool(decision.guess),
-                                   decision.reason, state, timing, explanation_record(decoded.board, decision))
+            self.recorder.decision(
+                number,
+                name,
+                decoded.board,
+                grid,
+                list(decision.moves),
+                bool(decision.guess),
+                decision.reason,
+                state,
+                timing,
+                explanation_record(decoded.board, decision),
+            )
         if self.on_decision is not None:
-            self.on_decision({"game": number, "moves": list(decision.moves), "guess": bool(decision.guess),
-                              "reason": decision.reason, "board": decoded.board})
+            self.on_decision(
+                {
+                    "game": number,
+                    "moves": list(decision.moves),
+                    "guess": bool(decision.guess),
+                    "reason": decision.reason,
+                    "board": decoded.board,
+                }
+            )
 
 
 class _GameInProgress:
@@ -280,7 +322,8 @@ class _GameInProgress:
         try:
             decision = self.player.solve(board)
         except ContradictionError as exc:
-            return self.reread(lambda: exc)
+            contradiction = exc
+            return self.reread(lambda: contradiction)
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
 
     def reread(self, failure: Callable[[], Exception]) -> None:
@@ -318,8 +361,13 @@ class _GameInProgress:
         moves = list(decision.moves)
         t2 = time.perf_counter()
         clicks = self.player.click_moves(moves)
-        timing = {"capture": self.grabbing, "settle": max(self.waited - self.grabbing, 0.0), "decode": t_decode,
-                  "solve": t_solve, "click": time.perf_counter() - t2}
+        timing = {
+            "capture": self.grabbing,
+            "settle": max(self.waited - self.grabbing, 0.0),
+            "decode": t_decode,
+            "solve": t_solve,
+            "click": time.perf_counter() - t2,
+        }
         result = self.result
         for key, value in timing.items():
             result.timing[key] += value

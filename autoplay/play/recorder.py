@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import Future, ThreadPoolExecutor
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,7 @@ class Recorder:
         self.session: dict[str, Any] = {
             "skin": skin,
             "rules": {"first_click": rules.first_click, "win": rules.win},
-            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
             "games": 0,
             **session,
         }
@@ -69,13 +69,29 @@ class Recorder:
             else:
                 self._pending.append(future)
 
-    def decision(self, game: int, frame: str, board: Board, grid: dict[str, Any] | None, moves: list[Any],
-                 guess: bool, reason: str, state: str, timing: dict[str, float],
-                 explanation: list[dict[str, Any]] | None = None) -> None:
+    def decision(
+        self,
+        game: int,
+        frame: str,
+        board: Board,
+        grid: dict[str, Any] | None,
+        moves: list[Any],
+        guess: bool,
+        reason: str,
+        state: str,
+        timing: dict[str, float],
+        explanation: list[dict[str, Any]] | None = None,
+    ) -> None:
         record = {
-            "type": "decision", "game": game, "frame": frame, "board": format_board(board), "grid": grid,
+            "type": "decision",
+            "game": game,
+            "frame": frame,
+            "board": format_board(board),
+            "grid": grid,
             "moves": [{"action": m.action, "row": m.row, "col": m.col, "probability": m.probability} for m in moves],
-            "guess": guess, "reason": reason, "state": state,
+            "guess": guess,
+            "reason": reason,
+            "state": state,
             "timing": {k: round(v, 6) for k, v in timing.items()},
         }
         if explanation is not None:
@@ -92,7 +108,7 @@ class Recorder:
         finally:
             self._writer.shutdown(wait=True)
         self.session.update(summary)
-        self.session["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.session["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
         self._write_session()
         self._log.close()
 

@@ -62,9 +62,14 @@ class SessionSummary:
         }
 
 
-def play_session(player: Player, games: int, start_new_game: Callable[[], None],
-                 on_game: Callable[[GameResult], None] | None = None,
-                 first_state: str = "playing", summary: SessionSummary | None = None) -> SessionSummary:
+def play_session(
+    player: Player,
+    games: int,
+    start_new_game: Callable[[], None],
+    on_game: Callable[[GameResult], None] | None = None,
+    first_state: str = "playing",
+    summary: SessionSummary | None = None,
+) -> SessionSummary:
     """Play ``games`` games; ``start_new_game`` is called before every game after the first.
 
     The first game is whatever the window shows (``first_state``): a fresh
@@ -79,8 +84,9 @@ def play_session(player: Player, games: int, start_new_game: Callable[[], None],
             result = player.play_game(number)
             summary.games.append(result)
             if player.recorder is not None:
-                player.recorder.game(number, result.result, **{k: v for k, v in result.to_dict().items()
-                                                               if k != "result"})
+                player.recorder.game(
+                    number, result.result, **{k: v for k, v in result.to_dict().items() if k != "result"}
+                )
             if on_game is not None:
                 on_game(result)
             if result.result == "dry-run":

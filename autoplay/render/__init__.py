@@ -8,4 +8,4 @@ from autoplay.render.board_image import UniformGrid, render_board
 from autoplay.render.files import save_png
 from autoplay.render.overlay import add_caption, annotate_frame
 
-__all__ = ["annotate_frame", "render_board", "save_png", "add_caption", "UniformGrid"]
+__all__ = ["UniformGrid", "add_caption", "annotate_frame", "render_board", "save_png"]

@@ -53,7 +53,13 @@ def fit_text_scale(text: str, width: int, height: int, thickness: int = 1, max_s
 
 
 def put_centred_text(
-    image: np.ndarray, rect: Rect, text: str, colour: BGR, *, outline: BGR | None = None, max_scale: float = 0.6,
+    image: np.ndarray,
+    rect: Rect,
+    text: str,
+    colour: BGR,
+    *,
+    outline: BGR | None = None,
+    max_scale: float = 0.6,
     bold: bool = False,
 ) -> bool:
     """Write ``text`` centred in the cell; returns False (and draws nothing) when the cell is too small."""
@@ -131,7 +137,13 @@ def draw_mine(image: np.ndarray, rect: Rect) -> None:
     body = max(2, round(r * 0.5))
     spike = max(3, round(r * 0.75))
     for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        cv2.line(image, (cx - dx * spike, cy - dy * spike), (cx + dx * spike, cy + dy * spike), OUTLINE,
-                 max(1, r // 7), cv2.LINE_AA)
+        cv2.line(
+            image,
+            (cx - dx * spike, cy - dy * spike),
+            (cx + dx * spike, cy + dy * spike),
+            OUTLINE,
+            max(1, r // 7),
+            cv2.LINE_AA,
+        )
     cv2.circle(image, (cx, cy), body, OUTLINE, -1, cv2.LINE_AA)
     cv2.circle(image, (cx - body // 3, cy - body // 3), max(1, body // 4), TEXT_LIGHT, -1, cv2.LINE_AA)

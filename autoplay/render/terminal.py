@@ -36,7 +36,9 @@ def _cell_text(ch: str, p: float | None) -> str:
     return ch
 
 
-def format_grid(board: Board, probabilities: Probabilities | None = None, move: Any = None, colour: bool = False) -> str:
+def format_grid(
+    board: Board, probabilities: Probabilities | None = None, move: Any = None, colour: bool = False
+) -> str:
     """The grid with 0-based row and column numbers; hidden cells show their mine probability in percent."""
     check_shape(probabilities, board.rows, board.cols)
     mark = as_move_mark(move)

@@ -49,11 +49,17 @@ class AuditReport:
         return not self.misreads and not self.wrong_moves
 
     def to_dict(self) -> dict[str, Any]:
-        return {"games_audited": self.games, "games_unverifiable": len(self.unverifiable),
-                "unverifiable": self.unverifiable, "boards": self.boards, "cells": self.cells,
-                "certain_moves": self.certain_moves, "misreads": len(self.misreads),
-                "wrong_certain_moves": len(self.wrong_moves),
-                "examples": [str(m) for m in (self.misreads + self.wrong_moves)[:10]]}
+        return {
+            "games_audited": self.games,
+            "games_unverifiable": len(self.unverifiable),
+            "unverifiable": self.unverifiable,
+            "boards": self.boards,
+            "cells": self.cells,
+            "certain_moves": self.certain_moves,
+            "misreads": len(self.misreads),
+            "wrong_certain_moves": len(self.wrong_moves),
+            "examples": [str(m) for m in (self.misreads + self.wrong_moves)[:10]],
+        }
 
 
 def truth_from_final(board: Board, result: str) -> tuple[str, ...]:
@@ -72,8 +78,9 @@ def truth_from_final(board: Board, result: str) -> tuple[str, ...]:
     if board.mines is not None and len(mines) != board.mines:
         raise ValueError(f"the last board shows {len(mines)} mines, the game has {board.mines}")
     neighbours = neighbour_table(board.rows, board.cols)
-    return tuple(MINE if i in mines else str(sum(n in mines for n in neighbours[i]))
-                 for i in range(board.rows * board.cols))
+    return tuple(
+        MINE if i in mines else str(sum(n in mines for n in neighbours[i])) for i in range(board.rows * board.cols)
+    )
 
 
 def compare(board: Board, truth: tuple[str, ...], game: int, frame: str) -> tuple[int, list[Misread]]:
@@ -99,8 +106,16 @@ def wrong_certain_moves(decision: RecordedDecision, truth: tuple[str, ...]) -> t
     for move in decision.moves:
         is_mine = truth[move.row * cols + move.col] == MINE
         if (move.action == "reveal") == is_mine:
-            wrong.append(Misread(decision.game, decision.frame.name, move.row, move.col, move.action,
-                                 truth[move.row * cols + move.col]))
+            wrong.append(
+                Misread(
+                    decision.game,
+                    decision.frame.name,
+                    move.row,
+                    move.col,
+                    move.action,
+                    truth[move.row * cols + move.col],
+                )
+            )
     return len(decision.moves), wrong
 
 

@@ -73,8 +73,14 @@ class PositionReport:
             "approximate": bool(self.analysis.approximate),
             "solutions": {"global": self.global_.solutions if self.global_ else None, "local": self.local.solutions},
             "cells": [
-                {"row": c.row, "col": c.col, "global": c.global_p, "local": c.local_p,
-                 "mine_solutions": c.mine_solutions, "frontier": c.frontier}
+                {
+                    "row": c.row,
+                    "col": c.col,
+                    "global": c.global_p,
+                    "local": c.local_p,
+                    "mine_solutions": c.mine_solutions,
+                    "frontier": c.frontier,
+                }
                 for c in self.cells
             ],
             "safe": [list(rc) for rc in self.analysis.safe],
@@ -99,8 +105,12 @@ def decision_to_dict(decision: Any) -> dict[str, Any] | None:
         return None
     return {
         "moves": [
-            {"action": m.action, "row": m.row, "col": m.col,
-             "probability": None if m.probability is None else float(m.probability)}
+            {
+                "action": m.action,
+                "row": m.row,
+                "col": m.col,
+                "probability": None if m.probability is None else float(m.probability),
+            }
             for m in decision.moves
         ],
         "guess": bool(decision.guess),
@@ -146,7 +156,8 @@ def report_position(
     frontier = {rc for comp in local.components for rc in comp.cells}
     cells = [
         CellReport(
-            r, c,
+            r,
+            c,
             global_p=global_.probabilities[r][c] if global_ is not None else None,
             local_p=local.probabilities[r][c],
             mine_solutions=_mine_solutions(main, (r, c)),

@@ -137,7 +137,7 @@ def _need(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: s
     if key not in obj:
         raise RecordingFormatError(f"{where}: missing {key!r}")
     value = obj[key]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise RecordingFormatError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
     return value
 
@@ -193,7 +193,7 @@ def read_recording(path: str | Path) -> Recording:
         if not isinstance(session, dict):
             raise RecordingFormatError(f"{session_path}: must hold one JSON object")
     recording = Recording(root, session)
-    recording.rules  # validate now, not halfway through a replay
+    _ = recording.rules  # validate now, not halfway through a replay
     try:
         text = log.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -9,9 +9,10 @@ a long replay should report every bad frame, not stop at the first.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -160,7 +161,12 @@ class Replayer:
     """Runs frames through decode -> solver -> annotation; one instance per replay run."""
 
     def __init__(
-        self, decoder: FrameDecoder, out_dir: Path | None, *, rules: Rules | None = None, mines: int | None = None,
+        self,
+        decoder: FrameDecoder,
+        out_dir: Path | None,
+        *,
+        rules: Rules | None = None,
+        mines: int | None = None,
         time_limit: float = 1.0,
     ):
         self.decoder = decoder

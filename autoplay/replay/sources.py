@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autoplay.errors import AutoplayError
-from autoplay.replay.recording import Recording, RecordedDecision, is_recording, read_recording
+from autoplay.replay.recording import RecordedDecision, Recording, is_recording, read_recording
 
 #: Files in a folder that are taken as screenshots (other files are ignored, not errors).
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".webp"})

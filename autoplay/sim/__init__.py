@@ -4,4 +4,14 @@ from autoplay.sim.game import Game
 from autoplay.sim.runner import GameResult, GameSpec, Summary, play_game, run_games, summarise
 from autoplay.sim.stats import percentile, wilson_interval
 
-__all__ = ["Game", "GameSpec", "GameResult", "Summary", "play_game", "run_games", "summarise", "wilson_interval", "percentile"]
+__all__ = [
+    "Game",
+    "GameResult",
+    "GameSpec",
+    "Summary",
+    "percentile",
+    "play_game",
+    "run_games",
+    "summarise",
+    "wilson_interval",
+]

@@ -27,7 +27,9 @@ class Game:
         cells = rows * cols
         reserve = {"safe": 1, "zero": 9, "none": 0}[rules.first_click]
         if not 0 <= mines <= cells - min(reserve, cells):
-            raise ValueError(f"{mines} mines do not fit a {rows}x{cols} board under the first-click rule {rules.first_click!r}")
+            raise ValueError(
+                f"{mines} mines do not fit a {rows}x{cols} board under the first-click rule {rules.first_click!r}"
+            )
         self.rows, self.cols, self.mines, self.rules = rows, cols, mines, rules
         self.rng = rng or random.Random()
         self._nbrs = neighbour_table(rows, cols)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import multiprocessing
 import random
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterator, Protocol
+from typing import Protocol
 
 from autoplay.board.model import Board
 from autoplay.board.rules import Rules

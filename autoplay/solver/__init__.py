@@ -7,4 +7,4 @@ gives the exact probabilities behind it.
 from autoplay.solver.analysis import Analysis, Component, analyze
 from autoplay.solver.decide import Decision, Move, choose_move, first_move
 
-__all__ = ["analyze", "choose_move", "first_move", "Analysis", "Component", "Decision", "Move"]
+__all__ = ["Analysis", "Component", "Decision", "Move", "analyze", "choose_move", "first_move"]

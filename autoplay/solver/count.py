@@ -49,9 +49,7 @@ def group_cells(constraints: list[tuple[tuple[int, ...], int]]) -> list[tuple[in
     return [tuple(sorted(g)) for g in groups.values()]
 
 
-def count_component(
-    constraints: list[tuple[tuple[int, ...], int]], deadline: float | None = None
-) -> ComponentCount:
+def count_component(constraints: list[tuple[tuple[int, ...], int]], deadline: float | None = None) -> ComponentCount:
     """Count every assignment satisfying ``constraints`` (each: unknown cells, mines they hold).
 
     Raises :class:`BudgetExceeded` once ``time.perf_counter()`` passes ``deadline``.

@@ -99,13 +99,15 @@ def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> Gues
         found = _endgame(analysis, mines, deadline)
         if found is not None:
             index, win = found
-            return GuessChoice(index, risk[index], f"guess: endgame search, win chance {win:.3f}", "endgame",
-                               by_safety, win)
+            return GuessChoice(
+                index, risk[index], f"guess: endgame search, win chance {win:.3f}", "endgame", by_safety, win
+            )
     best = by_safety[0]
     exact_counts = analysis.mode == "global" and not analysis.approximate and analysis.solutions > 0
     if not exact_counts or len(candidates) == 1:
-        return GuessChoice(best.index, risk[best.index], f"guess: lowest probability {risk[best.index]:.3f}",
-                           "safest", by_safety)
+        return GuessChoice(
+            best.index, risk[best.index], f"guess: lowest probability {risk[best.index]:.3f}", "safest", by_safety
+        )
     scored: list[Scored] = []
     for index in candidates:
         if time.perf_counter() > deadline:
@@ -116,14 +118,19 @@ def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> Gues
         scored.append(entry)
         if entry.key() > best.key():
             best = entry
-    note = "" if len(scored) == len(candidates) else (
-        f", look-ahead cut at {len(scored)}/{len(candidates)} by the time limit")
+    note = (
+        ""
+        if len(scored) == len(candidates)
+        else (f", look-ahead cut at {len(scored)}/{len(candidates)} by the time limit")
+    )
     ranked = sorted(scored, key=Scored.key, reverse=True)  # stable: the winner leads its ties
-    ranked += by_safety[len(scored):]
+    ranked += by_safety[len(scored) :]
     if best not in ranked[:1]:
         ranked = [best] + [s for s in ranked if s is not best]
-    reason = (f"guess: probability {risk[best.index]:.3f}, survive-two {max(best.survive_two, 0):.3f}, "
-              f"progress {max(best.progress, 0):.3f}{note}")
+    reason = (
+        f"guess: probability {risk[best.index]:.3f}, survive-two {max(best.survive_two, 0):.3f}, "
+        f"progress {max(best.progress, 0):.3f}{note}"
+    )
     return GuessChoice(best.index, risk[best.index], reason, "look-ahead", ranked)
 
 

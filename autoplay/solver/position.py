@@ -106,9 +106,7 @@ _DIGIT_VALUE = _lookup(DIGITS, list(range(len(DIGITS))), default=-1)
 def _around(mask: np.ndarray) -> np.ndarray:
     """How many of each cell's eight neighbours are set in ``mask``."""
     p = np.pad(mask, 1)
-    return (
-        p[:-2, :-2] + p[:-2, 1:-1] + p[:-2, 2:] + p[1:-1, :-2] + p[1:-1, 2:] + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:]
-    )
+    return p[:-2, :-2] + p[:-2, 1:-1] + p[:-2, 2:] + p[1:-1, :-2] + p[1:-1, 2:] + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:]
 
 
 def _checked(cell: int, value: int, unknowns: tuple[int, ...], flagged: list[int], cols: int) -> Constraint:

@@ -46,9 +46,14 @@ def per_label_best(d2: np.ndarray, template_labels: np.ndarray) -> tuple[np.ndar
     return names, best
 
 
-def classify(vectors: np.ndarray, templates: np.ndarray, template_labels: np.ndarray,
-             max_distance: float, min_confidence: float,
-             label_max_distance: dict[str, float] | None = None) -> Classification:
+def classify(
+    vectors: np.ndarray,
+    templates: np.ndarray,
+    template_labels: np.ndarray,
+    max_distance: float,
+    min_confidence: float,
+    label_max_distance: dict[str, float] | None = None,
+) -> Classification:
     """Label each vector by its nearest template; unreadable when too far or too close to another label.
 
     ``label_max_distance`` gives some labels their own distance limit instead of ``max_distance``.

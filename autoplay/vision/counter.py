@@ -52,7 +52,9 @@ class CounterSpec:
             raise ValueError(f"counter box {list(self.box)} is empty")
         named = set(re.findall(r"{(\w+)", self.format))
         if not named or not named <= set(FIELDS) or not ({"total", "remaining"} & named):
-            raise ValueError(f"counter format {self.format!r} must name total or remaining (fields: {', '.join(FIELDS)})")
+            raise ValueError(
+                f"counter format {self.format!r} must name total or remaining (fields: {', '.join(FIELDS)})"
+            )
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,9 @@ def glyph_vectors(region: np.ndarray) -> list[np.ndarray]:
             last[:] = [min(last[0], box[0]), min(last[1], box[1]), max(last[2], box[2]), max(last[3], box[3])]
         else:
             merged.append(box)
-    return [cv2.resize(ink[y0:y1, x0:x1], GLYPH_SIZE, interpolation=cv2.INTER_AREA).ravel()
-            for x0, y0, x1, y1 in merged]
+    return [
+        cv2.resize(ink[y0:y1, x0:x1], GLYPH_SIZE, interpolation=cv2.INTER_AREA).ravel() for x0, y0, x1, y1 in merged
+    ]
 
 
 def glyph_image(vector: np.ndarray) -> np.ndarray:

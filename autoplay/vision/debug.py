@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -18,8 +19,12 @@ BAD_COLOUR = (0, 0, 255)
 SEARCH_COLOUR = (255, 0, 255)
 
 
-def draw_grid(image: np.ndarray, grid: Grid | None, bad_cells: Iterable[tuple[int, int]] = (),
-              search_boxes: Iterable[tuple[int, int, int, int]] = ()) -> np.ndarray:
+def draw_grid(
+    image: np.ndarray,
+    grid: Grid | None,
+    bad_cells: Iterable[tuple[int, int]] = (),
+    search_boxes: Iterable[tuple[int, int, int, int]] = (),
+) -> np.ndarray:
     """A copy of ``image`` with the grid lines, the unreadable cells boxed and any search boxes outlined."""
     canvas = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     for x0, y0, x1, y1 in search_boxes:
@@ -38,9 +43,13 @@ def draw_grid(image: np.ndarray, grid: Grid | None, bad_cells: Iterable[tuple[in
     return canvas
 
 
-def write_debug_image(path: str | Path, image: np.ndarray, grid: Grid | None,
-                      bad_cells: Iterable[tuple[int, int]] = (),
-                      search_boxes: Iterable[tuple[int, int, int, int]] = ()) -> str:
+def write_debug_image(
+    path: str | Path,
+    image: np.ndarray,
+    grid: Grid | None,
+    bad_cells: Iterable[tuple[int, int]] = (),
+    search_boxes: Iterable[tuple[int, int, int, int]] = (),
+) -> str:
     """Write the debug picture (creating folders) and return its path as a string for messages."""
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -48,7 +57,7 @@ def write_debug_image(path: str | Path, image: np.ndarray, grid: Grid | None,
     return str(out)
 
 
-def write_search_debug(path: str | Path, image: np.ndarray, skin: "Skin | None" = None) -> str:
+def write_search_debug(path: str | Path, image: np.ndarray, skin: Skin | None = None) -> str:
     """Debug picture for "no board found": every square region that was considered a possible tile."""
     from autoplay.vision.locate import DEFAULT_PITCH_RANGE, tile_candidates
 

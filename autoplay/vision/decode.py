@@ -54,7 +54,7 @@ class DecodedFrame:
             mask[r, c] = True
         return mask
 
-    def require_readable(self, debug_path: str | Path | None = None) -> "DecodedFrame":
+    def require_readable(self, debug_path: str | Path | None = None) -> DecodedFrame:
         """Return self, or raise :class:`UnreadableBoardError` naming the cells (and draw them)."""
         if self.readable:
             return self
@@ -92,8 +92,9 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
         grid = locate_grid(image, skin)
     templates, template_labels = skin.template_matrix()
     vectors = patch_vectors(cell_patches(image, grid, skin.patch_size, skin.inset))
-    result = classify(vectors, templates, template_labels, skin.max_distance, skin.min_confidence,
-                      skin.label_max_distance)
+    result = classify(
+        vectors, templates, template_labels, skin.max_distance, skin.min_confidence, skin.label_max_distance
+    )
     shape = (grid.rows, grid.cols)
     labels = result.labels.reshape(shape)
     unreadable = [divmod(int(i), grid.cols) for i in np.flatnonzero(~result.readable)]
@@ -104,8 +105,16 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
     total = mines if mines is not None else reading.total if reading else skin.mines_for(grid.rows, grid.cols)
     board = Board(grid.rows, grid.cols, cells, total)
     state = game_state(board, skin.rules, readable=not unreadable) if not unreadable else UNKNOWN
-    return DecodedFrame(board, labels, result.confidence.reshape(shape), unreadable, state, grid, image,
-                        reading.text if reading else None)
+    return DecodedFrame(
+        board,
+        labels,
+        result.confidence.reshape(shape),
+        unreadable,
+        state,
+        grid,
+        image,
+        reading.text if reading else None,
+    )
 
 
 def check_consistency(decoded: DecodedFrame) -> None:

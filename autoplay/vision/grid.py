@@ -61,7 +61,7 @@ class Grid:
         self._check(row, col)
         return (float(self.xs[col] + self.xs[col + 1]) / 2, float(self.ys[row] + self.ys[row + 1]) / 2)
 
-    def shifted(self, dx: float, dy: float) -> "Grid":
+    def shifted(self, dx: float, dy: float) -> Grid:
         """The same grid in another coordinate frame (e.g. from a window crop to the screen)."""
         return Grid(self.xs + dx, self.ys + dy)
 
@@ -74,7 +74,7 @@ class Grid:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Grid":
+    def from_dict(cls, data: dict) -> Grid:
         grid = cls(np.array(data["xs"], dtype=np.float64), np.array(data["ys"], dtype=np.float64))
         if ("rows" in data and data["rows"] != grid.rows) or ("cols" in data and data["cols"] != grid.cols):
             raise ValueError("grid rows/cols do not match its edge arrays")

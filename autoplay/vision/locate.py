@@ -29,12 +29,14 @@ MIN_SIDE = 4
 MAX_GAP_CELLS = 4
 
 
-def tile_candidates(image: np.ndarray, pitch_range: tuple[float, float] = DEFAULT_PITCH_RANGE) -> tuple[np.ndarray, np.ndarray]:
+def tile_candidates(
+    image: np.ndarray, pitch_range: tuple[float, float] = DEFAULT_PITCH_RANGE
+) -> tuple[np.ndarray, np.ndarray]:
     """Centres (N x 2, x/y) and sides (N) of square regions enclosed by edges."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(gray, 30, 90)
     edges = cv2.dilate(edges, np.ones((2, 2), np.uint8))
-    _, _, stats, centroids = cv2.connectedComponentsWithStats(255 - edges, connectivity=4)
+    _, _, stats, _centroids = cv2.connectedComponentsWithStats(255 - edges, connectivity=4)
     x, y, w, h, area = stats.T.astype(np.float64)
     lo, hi = pitch_range
     side = (w + h) / 2
@@ -174,8 +176,12 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
 def _outside_side(raw: Grid, shape: tuple[int, ...]) -> str | None:
     """The image edge that cuts through the lattice's outer cells, if any (more than a pixel of slack)."""
     height, width = shape[:2]
-    for name, beyond in (("left", raw.xs[0] < -1.5), ("right", raw.xs[-1] > width + 1.5),
-                         ("top", raw.ys[0] < -1.5), ("bottom", raw.ys[-1] > height + 1.5)):
+    for name, beyond in (
+        ("left", raw.xs[0] < -1.5),
+        ("right", raw.xs[-1] > width + 1.5),
+        ("top", raw.ys[0] < -1.5),
+        ("bottom", raw.ys[-1] > height + 1.5),
+    ):
         if beyond:
             return name
     return None
@@ -204,11 +210,17 @@ def _cut_side(image: np.ndarray, grid: Grid) -> str | None:
             return np.zeros(0)
         # A separator may be a gap a few pixels wide whose middle is flat: take its strongest step nearby.
         if axis == 0:  # horizontal separators, looked at in columns lo:hi
-            steps = [max(np.abs(gray[y + d, lo:hi] - gray[y + d - 1, lo:hi]).mean() for d in range(-2, 3))
-                     for y in lines if 2 < y < height - 2]
+            steps = [
+                max(np.abs(gray[y + d, lo:hi] - gray[y + d - 1, lo:hi]).mean() for d in range(-2, 3))
+                for y in lines
+                if 2 < y < height - 2
+            ]
         else:
-            steps = [max(np.abs(gray[lo:hi, x + d] - gray[lo:hi, x + d - 1]).mean() for d in range(-2, 3))
-                     for x in lines if 2 < x < width - 2]
+            steps = [
+                max(np.abs(gray[lo:hi, x + d] - gray[lo:hi, x + d - 1]).mean() for d in range(-2, 3))
+                for x in lines
+                if 2 < x < width - 2
+            ]
         return np.array(steps, dtype=np.float64)
 
     strips = (

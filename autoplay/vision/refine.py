@@ -14,7 +14,7 @@ across the middle of the board, which keeps the search to a few milliseconds.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -74,9 +74,9 @@ def refine_grid(image: np.ndarray, grid: Grid, skin: Skin, reach: int = 1) -> Gr
         return grid  # the cells already sit on their templates: nothing a pixel could improve
     for _ in range(2):  # each axis is judged on the other's current edges: settle again after a change
         rows = ys[_band(ys)]
-        new_xs = _best_edges(xs, width, lambda v: template_fit(image, Grid(v, rows), skin), reach)
+        new_xs = _best_edges(xs, width, lambda v, rows=rows: template_fit(image, Grid(v, rows), skin), reach)
         cols = new_xs[_band(new_xs)]
-        new_ys = _best_edges(ys, height, lambda v: template_fit(image, Grid(cols, v), skin), reach)
+        new_ys = _best_edges(ys, height, lambda v, cols=cols: template_fit(image, Grid(cols, v), skin), reach)
         if np.array_equal(new_xs, xs) and np.array_equal(new_ys, ys):
             break
         xs, ys = new_xs, new_ys

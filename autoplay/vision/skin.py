@@ -61,8 +61,11 @@ class Skin:
 
     @property
     def thresholds(self) -> dict[str, float]:
-        return {"max_distance": self.max_distance, "min_confidence": self.min_confidence,
-                **{f"max_distance[{k}]": v for k, v in self.label_max_distance.items()}}
+        return {
+            "max_distance": self.max_distance,
+            "min_confidence": self.min_confidence,
+            **{f"max_distance[{k}]": v for k, v in self.label_max_distance.items()},
+        }
 
     def template_matrix(self) -> tuple[np.ndarray, np.ndarray]:
         """All template vectors stacked (M x D) and their label characters (M), cached per skin."""

@@ -78,15 +78,28 @@ def test_unsupervised_proposals_name_hidden_tile_and_numbers(tmp_path: Path) -> 
         truth = read_board(XD / f"{name}.txt")
         decoded = decode_frame(read_image(XD / f"{name}.png"), skin)
         # Every hidden tile, number and shown mine gets its true label from the proposals alone.
-        for (r, c) in truth.coords():
+        for r, c in truth.coords():
             if truth[r, c] in ".01234*":
                 assert decoded.labels[r, c] == truth[r, c], (name, r, c)
 
 
-def test_cli_unsupervised_then_decode_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["calibrate", str(XD / "small_fresh.png"), str(XD / "small_end.png"), "--name", "xd",
-                 "--out-root", str(tmp_path)]) == 0
+def test_cli_unsupervised_then_decode_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(
+            [
+                "calibrate",
+                str(XD / "small_fresh.png"),
+                str(XD / "small_end.png"),
+                "--name",
+                "xd",
+                "--out-root",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "contact sheet:" in out and (tmp_path / "templates" / "xd" / "contact-sheet.png").is_file()
     monkeypatch.setenv("AUTOPLAY_HOME", str(FIXTURES.parents[1]))
@@ -97,8 +110,9 @@ def test_cli_unsupervised_then_decode_json(tmp_path: Path, monkeypatch: pytest.M
     assert np.array(data["confidence"]).shape == (9, 12)
 
 
-def test_cli_errors_exit_3_with_debug_image(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_errors_exit_3_with_debug_image(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import cv2
 
     monkeypatch.setenv("AUTOPLAY_HOME", str(FIXTURES.parents[1]))
@@ -117,7 +131,10 @@ def test_cli_errors_exit_3_with_debug_image(tmp_path: Path, monkeypatch: pytest.
     covered = read_image(XD / "expert_mid3.png")
     cv2.rectangle(covered, (200, 180), (330, 250), (255, 255, 255), -1)  # a window over part of the board
     cv2.imwrite(str(tmp_path / "covered.png"), covered)
-    assert main(["decode", str(tmp_path / "covered.png"), "--skin", "xdemineur", "--debug-dir", str(tmp_path / "dbg")]) == 3
+    assert (
+        main(["decode", str(tmp_path / "covered.png"), "--skin", "xdemineur", "--debug-dir", str(tmp_path / "dbg")])
+        == 3
+    )
     err = capsys.readouterr().err
     assert "unreadable cells" in err and (tmp_path / "dbg" / "covered-debug.png").is_file()
 
@@ -127,14 +144,8 @@ def test_a_lone_mine_tile_is_a_mine_and_the_fatal_one_is_found_without_neighbour
     from autoplay.calibrate.propose import propose_labels
 
     fresh = np.zeros((4, 5), dtype=int)
-    lost = np.array([[9, 1, 0, 0, 0],
-                     [1, 1, 0, 0, 9],
-                     [0, 0, 0, 0, 8],
-                     [9, 0, 0, 0, 0]])
-    again = np.array([[0, 9, 0, 1, 9],
-                      [0, 0, 0, 1, 1],
-                      [8, 0, 0, 0, 0],
-                      [0, 0, 0, 0, 9]])
+    lost = np.array([[9, 1, 0, 0, 0], [1, 1, 0, 0, 9], [0, 0, 0, 0, 8], [9, 0, 0, 0, 0]])
+    again = np.array([[0, 9, 0, 1, 9], [0, 0, 0, 1, 1], [8, 0, 0, 0, 0], [0, 0, 0, 0, 9]])
     proposals = propose_labels([fresh, lost, again])
     assert proposals == {0: ".", 1: "1", 9: "*", 8: "X"}
     # A number seen before and after the loss is a flag only where flags can exist.

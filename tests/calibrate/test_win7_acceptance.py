@@ -15,8 +15,20 @@ WIN7 = Path(__file__).resolve().parents[1] / "fixtures" / "win7"
 @pytest.fixture(scope="module")
 def win7_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("home")
-    code = main(["calibrate", str(WIN7 / "w7_mine2.png"), "--labels", str(WIN7 / "w7_mine2.txt"),
-                 "--name", "win7", "--out-root", str(home), "--mines", "16x30=99"])
+    code = main(
+        [
+            "calibrate",
+            str(WIN7 / "w7_mine2.png"),
+            "--labels",
+            str(WIN7 / "w7_mine2.txt"),
+            "--name",
+            "win7",
+            "--out-root",
+            str(home),
+            "--mines",
+            "16x30=99",
+        ]
+    )
     assert code == 0
     return home
 
@@ -28,8 +40,9 @@ def test_calibration_writes_skin_files(win7_home: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["w7_mine3", "w7_mine4"])
-def test_decode_reproduces_label_board(win7_home: Path, name: str, monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_decode_reproduces_label_board(
+    win7_home: Path, name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("AUTOPLAY_HOME", str(win7_home))
     capsys.readouterr()
     assert main(["decode", str(WIN7 / f"{name}.png"), "--skin", "win7"]) == 0

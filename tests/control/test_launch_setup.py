@@ -14,8 +14,14 @@ def test_gnome_mines_settings_turn_off_everything_that_changes_the_board_by_itse
     env = prepare_gnome_mines(tmp_path, 16, 30, 99, mode=2)
     keyfile = (tmp_path / "config" / "glib-2.0" / "settings" / "keyfile").read_text()
     assert keyfile.startswith("[org/gnome/Mines]\n")
-    for line in ("mode=2", "use-animations=false", "use-question-marks=false", "use-autoflag=false",
-                 "theme='bgcolors'", "window-is-maximized=false"):
+    for line in (
+        "mode=2",
+        "use-animations=false",
+        "use-question-marks=false",
+        "use-autoflag=false",
+        "theme='bgcolors'",
+        "window-is-maximized=false",
+    ):
         assert line in keyfile.splitlines()
     scores = (tmp_path / "data" / "gnome-mines" / "scores" / "30-16-99").read_text().splitlines()
     assert len(scores) == 10  # a full top ten that no real time beats: no high-score dialog after a win

@@ -77,7 +77,7 @@ def test_park_leaves_the_board_stays_in_the_window_and_avoids_the_origin():
     mouse = Mouse(backend)
     window = (0, 0, 420, 400)
     mouse.park(window, BOARD)
-    (x, y), = backend.moves
+    ((x, y),) = backend.moves
     assert not (100 <= x < 400 and 200 <= y < 360)
     assert 0 <= x < 420 and 0 <= y < 400 and (x, y) != (0, 0)
     # a board filling the whole window leaves nowhere to park: the pointer is not moved at all

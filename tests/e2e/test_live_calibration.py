@@ -22,13 +22,40 @@ FIXTURES = ROOT / "tests" / "fixtures" / "xdemineur"
 
 def test_live_calibration_of_xdemineur_reads_its_screenshots(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with VirtualDisplay(1024, 768) as server, launch_game("xdemineur", server.name, preset="expert",
-                                                          workdir=tmp_path / "game"):
+    with (
+        VirtualDisplay(1024, 768) as server,
+        launch_game("xdemineur", server.name, preset="expert", workdir=tmp_path / "game"),
+    ):
         proc = subprocess.run(
-            [sys.executable, "-m", "autoplay", "calibrate", "--live", "--name", "xd-live", "--display", server.name,
-             "--window-class", "xdemineur", "--new-game-click", "face", "--games", "4", "--first-click", "none",
-             "--win", "flag-all", "--out-root", str(tmp_path)],
-            env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+            [
+                sys.executable,
+                "-m",
+                "autoplay",
+                "calibrate",
+                "--live",
+                "--name",
+                "xd-live",
+                "--display",
+                server.name,
+                "--window-class",
+                "xdemineur",
+                "--new-game-click",
+                "face",
+                "--games",
+                "4",
+                "--first-click",
+                "none",
+                "--win",
+                "flag-all",
+                "--out-root",
+                str(tmp_path),
+            ],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     assert proc.returncode == 0, proc.stderr
     assert "all inside the board" in proc.stdout
     shots = sorted((tmp_path / "templates" / "xd-live-live-shots").glob("*.png"))

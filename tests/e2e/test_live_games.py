@@ -38,8 +38,25 @@ def display():
 
 def play_cli(display: str, skin: str, record: Path, mines: int) -> dict:
     env = {**os.environ, "DISPLAY": display, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "autoplay", "play", "--skin", skin, "--games", str(GAMES_PER_SKIN),
-           "--record", str(record), "--json", "--display", display, "--wait-window", "5", "--mines", str(mines)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "autoplay",
+        "play",
+        "--skin",
+        skin,
+        "--games",
+        str(GAMES_PER_SKIN),
+        "--record",
+        str(record),
+        "--json",
+        "--display",
+        display,
+        "--wait-window",
+        "5",
+        "--mines",
+        str(mines),
+    ]
     proc = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=SESSION_TIMEOUT)
     assert proc.returncode == 0, f"autoplay play failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}"
     return json.loads(proc.stdout)
@@ -58,7 +75,8 @@ def check_replay(record: Path, skin_name: str) -> int:
         mines = decision.board.mines if decision.board.mines is not None else recording.mines
         again = choose_move(decoded.board, mines, recording.rules)
         assert [(m.action, m.row, m.col) for m in again.moves] == [m.key for m in decision.moves], (
-            f"{decision.frame}: replay chose different moves")
+            f"{decision.frame}: replay chose different moves"
+        )
     return len(recording.decisions)
 
 

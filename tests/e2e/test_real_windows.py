@@ -44,8 +44,7 @@ def test_find_capture_move_and_close_a_real_window(display, tmp_path):
         window.refresh()  # unchanged: no error
 
         env = {**os.environ, "DISPLAY": display}
-        subprocess.run(["xdotool", "windowmove", "--sync", str(window.id), "40", "30"], env=env, check=True,
-                       timeout=10)
+        subprocess.run(["xdotool", "windowmove", "--sync", str(window.id), "40", "30"], env=env, check=True, timeout=10)
         with pytest.raises(WindowMovedError):
             window.refresh()
         assert (window.x, window.y) != (1, 1)
@@ -57,8 +56,14 @@ def test_find_capture_move_and_close_a_real_window(display, tmp_path):
 
 def test_play_without_a_window_is_a_one_line_error(display):
     env = {**os.environ, "DISPLAY": display, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "autoplay", "play", "--skin", "xdemineur", "--display", display],
-                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "autoplay", "play", "--skin", "xdemineur", "--display", display],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode in (1, 4)  # 4: no window; 1: skin missing (then the e2e game test fails loudly)
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
@@ -67,8 +72,27 @@ def test_a_window_nobody_named_is_found_by_its_board(display, tmp_path):
     """No window has the class asked for: the board is found on the screen and its window played (dry run)."""
     env = {**os.environ, "DISPLAY": display, "PYTHONPATH": str(ROOT)}
     with launch_game("xdemineur", display, preset="expert", workdir=tmp_path) as game:
-        proc = subprocess.run([sys.executable, "-m", "autoplay", "play", "--skin", "xdemineur", "--display", display,
-                               "--window-class", "no-such-game", "--dry-run", "--mines", str(game.mines)],
-                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "autoplay",
+                "play",
+                "--skin",
+                "xdemineur",
+                "--display",
+                display,
+                "--window-class",
+                "no-such-game",
+                "--dry-run",
+                "--mines",
+                str(game.mines),
+            ],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("next: ") and ("reveal" in proc.stdout or "flag" in proc.stdout)

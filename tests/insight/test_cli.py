@@ -77,34 +77,58 @@ def test_generate_prints_a_board_the_grader_reads_back(tmp_path, capsys):
 
 def test_generate_into_a_folder_with_min_level(tmp_path, capsys):
     out_dir = tmp_path / "boards"
-    assert main(["generate", "--preset", "beginner", "--no-guess", "--min-level", "2", "--count", "2",
-                 "--out", str(out_dir), "--json"]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "--preset",
+                "beginner",
+                "--no-guess",
+                "--min-level",
+                "2",
+                "--count",
+                "2",
+                "--out",
+                str(out_dir),
+                "--json",
+            ]
+        )
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
-    assert len(report["boards"]) == 2 and sorted(p.name for p in out_dir.iterdir()) == ["board-001.txt",
-                                                                                          "board-002.txt"]
+    assert len(report["boards"]) == 2 and sorted(p.name for p in out_dir.iterdir()) == [
+        "board-001.txt",
+        "board-002.txt",
+    ]
     for board in report["boards"]:
         levels = board["grade"]["moves_by_level"]
         assert any(n for level, n in levels.items() if level != "1")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["generate", "--no-guess", "--min-level", "7"], "--min-level must be one of"),
-    (["generate", "--min-level", "2"], "--min-level needs --no-guess"),
-    (["generate", "--count", "0"], "--count must be at least 1"),
-    (["grade", "--max-numbers", "0"], "--max-numbers must be 1 to 6"),
-    (["grade", "missing-board.txt"], "no such file"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["generate", "--no-guess", "--min-level", "7"], "--min-level must be one of"),
+        (["generate", "--min-level", "2"], "--min-level needs --no-guess"),
+        (["generate", "--count", "0"], "--count must be at least 1"),
+        (["grade", "--max-numbers", "0"], "--max-numbers must be 1 to 6"),
+        (["grade", "missing-board.txt"], "no such file"),
+    ],
+)
 def test_bad_options_are_one_line_with_exit_2(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
 
 
-@pytest.mark.parametrize("text, message", [
-    ("mines=1\n01.\n01.\n", "shows its mines as *"),
-    ("mines=1\n02*\n01.\n", "(0,1) shows 2 but 1 mine(s) touch it"),
-    ("# first click: (0,2)\nmines=1\n01*\n01.\n", "first click (0,2) is on a mine"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("mines=1\n01.\n01.\n", "shows its mines as *"),
+        ("mines=1\n02*\n01.\n", "(0,1) shows 2 but 1 mine(s) touch it"),
+        ("# first click: (0,2)\nmines=1\n01*\n01.\n", "first click (0,2) is on a mine"),
+    ],
+)
 def test_bad_layouts_are_one_line_with_exit_2(tmp_path, capsys, text, message):
     assert main(["grade", write(tmp_path, text)]) == 2
     err = capsys.readouterr().err

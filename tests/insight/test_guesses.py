@@ -57,12 +57,15 @@ def test_a_fifty_fifty_says_it_must_be_taken():
     assert why.guess.chosen.probability == 0.5
 
 
-@pytest.mark.parametrize("chosen, other, words", [
-    (Candidate(0, 0, 0.2, 0.8, 0.5, 1.0), Candidate(0, 1, 0.1, 0.7, 0.2, 1.0), "riskier than (0,1)"),
-    (Candidate(0, 0, 0.2, 0.8, 0.5, 1.0), Candidate(0, 1, 0.2, 0.7, 0.2, 1.0), "as safe as (0,1)"),
-    (Candidate(0, 0, 0.2, 0.8, 0.5, 2.0), Candidate(0, 1, 0.2, 0.8, 0.5, 1.0), "opens more safe cells"),
-    (Candidate(0, 0, 0.2, 0.8, 0.5, 1.0), Candidate(0, 1, 0.2, 0.8, 0.5, 1.0), "level with (0,1)"),
-    (Candidate(0, 0, 0.1, 0.9, 0.5, 1.0), Candidate(0, 1, 0.2, 0.8, 0.5, 1.0), "lowest mine probability"),
-])
+@pytest.mark.parametrize(
+    "chosen, other, words",
+    [
+        (Candidate(0, 0, 0.2, 0.8, 0.5, 1.0), Candidate(0, 1, 0.1, 0.7, 0.2, 1.0), "riskier than (0,1)"),
+        (Candidate(0, 0, 0.2, 0.8, 0.5, 1.0), Candidate(0, 1, 0.2, 0.7, 0.2, 1.0), "as safe as (0,1)"),
+        (Candidate(0, 0, 0.2, 0.8, 0.5, 2.0), Candidate(0, 1, 0.2, 0.8, 0.5, 1.0), "opens more safe cells"),
+        (Candidate(0, 0, 0.2, 0.8, 0.5, 1.0), Candidate(0, 1, 0.2, 0.8, 0.5, 1.0), "level with (0,1)"),
+        (Candidate(0, 0, 0.1, 0.9, 0.5, 1.0), Candidate(0, 1, 0.2, 0.8, 0.5, 1.0), "lowest mine probability"),
+    ],
+)
 def test_tie_break_names_the_score_that_decided(chosen, other, words):
     assert words in _tie_break(chosen, other)

@@ -69,7 +69,7 @@ def test_proofs_are_sound_and_minimal(seed):
             found = forced_cells(proof.numbers, count)
             assert cell in (found.mines if is_mine else found.safe)
             for k in range(len(proof.numbers)):
-                fewer = proof.numbers[:k] + proof.numbers[k + 1:]
+                fewer = proof.numbers[:k] + proof.numbers[k + 1 :]
                 weaker = forced_cells(fewer, count)
                 assert cell not in (weaker.mines if is_mine else weaker.safe)
             if proof.uses_count:

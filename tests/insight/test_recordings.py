@@ -39,8 +39,9 @@ def test_recorded_decisions_carry_an_explanation_per_move(tmp_path):
 
 def test_a_decision_record_without_explanation_still_reads(tmp_path):
     log = tmp_path / "decisions.jsonl"
-    log.write_text(json.dumps({"type": "decision", "frame": "frames/000001.png", "board": "..\n..\n",
-                               "moves": []}) + "\n")
+    log.write_text(
+        json.dumps({"type": "decision", "frame": "frames/000001.png", "board": "..\n..\n", "moves": []}) + "\n"
+    )
     (decision,) = read_recording(tmp_path).decisions
     assert decision.explanation is None and explanation_lines(decision.explanation) == []
 

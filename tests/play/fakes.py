@@ -35,8 +35,15 @@ class FakeDecoded:
 class FakeTable:
     """A simulated game in a window at ``origin`` on a fake screen."""
 
-    def __init__(self, rows: int = 9, cols: int = 9, mines: int = 10, rules: Rules = Rules("zero"),
-                 seed: int = 1, origin: tuple[int, int] = (50, 40)) -> None:
+    def __init__(
+        self,
+        rows: int = 9,
+        cols: int = 9,
+        mines: int = 10,
+        rules: Rules = Rules("zero"),
+        seed: int = 1,
+        origin: tuple[int, int] = (50, 40),
+    ) -> None:
         self.rows, self.cols, self.mines, self.rules, self.seed = rows, cols, mines, rules, seed
         self.rng = random.Random(seed)
         self.game = Game(rows, cols, mines, rules, self.rng)

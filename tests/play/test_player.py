@@ -19,7 +19,6 @@ from autoplay.play.recorder import Recorder
 from autoplay.play.session import play_session
 from autoplay.replay.recording import read_recording
 from autoplay.solver import Move, choose_move
-
 from tests.play.fakes import FakeBackend, FakeDecoded, FakeTable
 
 FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05)
@@ -199,9 +198,11 @@ def test_summary_counts_losses_that_followed_a_certain_move():
     from autoplay.play.player import GameResult
     from autoplay.play.session import SessionSummary
 
-    games = [GameResult(1, "lost", 2.0, decisions=5, moves=9, last_was_guess=True),
-             GameResult(2, "lost", 1.0, decisions=3, moves=4, last_was_guess=False),
-             GameResult(3, "won", 3.0, decisions=8, moves=20)]
+    games = [
+        GameResult(1, "lost", 2.0, decisions=5, moves=9, last_was_guess=True),
+        GameResult(2, "lost", 1.0, decisions=3, moves=4, last_was_guess=False),
+        GameResult(3, "won", 3.0, decisions=8, moves=20),
+    ]
     data = SessionSummary(games, clicks_attempted=33).to_dict()
     assert data["losses_after_certain_move"] == 1
     assert (data["wins"], data["losses"], data["moves"], data["decisions"]) == (1, 2, 33, 16)

@@ -19,9 +19,17 @@ def test_frames_decisions_games_and_session_round_trip(tmp_path):
     first = rec.frame(frame)
     kept = rec.frame(frame, "unreadable")
     board = Board.from_text("..1\n.21\n11.").with_mines(2)
-    rec.decision(1, first, board, {"rows": 3, "cols": 3, "xs": [0, 1, 2, 3], "ys": [0, 1, 2, 3]},
-                 [Move("reveal", 0, 0, 0.25), Move("flag", 1, 0, 1.0)], True, "guess: test", "playing",
-                 {"capture": 0.001, "settle": 0.03, "decode": 0.004, "solve": 0.0005, "click": 0.002})
+    rec.decision(
+        1,
+        first,
+        board,
+        {"rows": 3, "cols": 3, "xs": [0, 1, 2, 3], "ys": [0, 1, 2, 3]},
+        [Move("reveal", 0, 0, 0.25), Move("flag", 1, 0, 1.0)],
+        True,
+        "guess: test",
+        "playing",
+        {"capture": 0.001, "settle": 0.03, "decode": 0.004, "solve": 0.0005, "click": 0.002},
+    )
     rec.game(1, "lost", seconds=1.5)
     rec.close(wins=0, losses=1)
 

@@ -16,8 +16,10 @@ BOARD = Board.from_text("mines=4\n..1F\n..21\n1100\n.?00\n")
 
 
 def probabilities_for(board: Board, value: float = 0.3) -> list[list[float | None]]:
-    return [[value if board.is_unknown(r, c) else (1.0 if board[r, c] == "F" else None)
-             for c in range(board.cols)] for r in range(board.rows)]
+    return [
+        [value if board.is_unknown(r, c) else (1.0 if board[r, c] == "F" else None) for c in range(board.cols)]
+        for r in range(board.rows)
+    ]
 
 
 def cell_patch(image: np.ndarray, grid: UniformGrid, row: int, col: int) -> np.ndarray:
@@ -47,8 +49,8 @@ def test_heat_map_paints_safe_cells_green_and_likely_mines_red():
     probs[0][0], probs[1][1] = 0.0, 0.95
     image = render_board(BOARD, probs, cell_px=28)
     grid = UniformGrid(BOARD.rows, BOARD.cols, 28, 28, 28)
-    b0, g0, r0 = cell_patch(image, grid, 0, 0).reshape(-1, 3).mean(axis=0)
-    b1, g1, r1 = cell_patch(image, grid, 1, 1).reshape(-1, 3).mean(axis=0)
+    _b0, g0, r0 = cell_patch(image, grid, 0, 0).reshape(-1, 3).mean(axis=0)
+    _b1, g1, r1 = cell_patch(image, grid, 1, 1).reshape(-1, 3).mean(axis=0)
     assert g0 > r0 and r1 > g1
     # revealed cells and flags get no heat: they look the same with or without probabilities
     bare = render_board(BOARD, None, cell_px=28)
@@ -81,10 +83,13 @@ def test_move_may_be_a_solver_move_or_a_recorded_dict():
     assert not np.array_equal(a, render_board(BOARD, move=(2, 3)))  # flags and reveals look different
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"probabilities": [[0.5]]}, "probabilities are 1x1 but the grid is 4x4"),
-    ({"move": (4, 0)}, "outside the 4x4 grid"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"probabilities": [[0.5]]}, "probabilities are 1x1 but the grid is 4x4"),
+        ({"move": (4, 0)}, "outside the 4x4 grid"),
+    ],
+)
 def test_inconsistent_input_is_rejected(kwargs, message):
     with pytest.raises(ValueError, match=message):
         render_board(BOARD, **kwargs)

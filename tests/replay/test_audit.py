@@ -24,10 +24,20 @@ def play_recorded(seed: int, rows: int = 9, cols: int = 9, mines: int = 10) -> t
     while not game.over:
         board = game.board()
         decision = choose_move(board, rules=rules, rng=rng)
-        records.append({"type": "decision", "game": 1, "frame": f"frames/{len(records) + 1:06d}.png",
-                        "board": format_board(board), "guess": decision.guess, "reason": decision.reason,
-                        "moves": [{"action": m.action, "row": m.row, "col": m.col, "probability": m.probability}
-                                  for m in decision.moves]})
+        records.append(
+            {
+                "type": "decision",
+                "game": 1,
+                "frame": f"frames/{len(records) + 1:06d}.png",
+                "board": format_board(board),
+                "guess": decision.guess,
+                "reason": decision.reason,
+                "moves": [
+                    {"action": m.action, "row": m.row, "col": m.col, "probability": m.probability}
+                    for m in decision.moves
+                ],
+            }
+        )
         for move in decision.moves:
             (game.reveal if move.action == "reveal" else game.flag)(move.row, move.col)
     result = "won" if game.won else "lost"
@@ -64,12 +74,13 @@ def set_cell(text: str, r: int, c: int, ch: str) -> str:
 
 
 def test_a_misread_number_and_a_wrong_flag_are_named(tmp_path):
-    records, final = next((r, f) for r, f in map(play_recorded, range(50))
-                          if any("F" in x["board"] for x in r) and len(r) > 3)
+    records, final = next(
+        (r, f) for r, f in map(play_recorded, range(50)) if any("F" in x["board"] for x in r) and len(r) > 3
+    )
     k, r, c = first_with(records, "12345678")
     shown = records[k]["board"].splitlines()[r + 1][c]
     records[k]["board"] = set_cell(records[k]["board"], r, c, str((int(shown) % 8) + 1))
-    j, fr, fc = first_with(records, "F")
+    j, _fr, _fc = first_with(records, "F")
     k2, r2, c2 = first_with(records[j:], "12345678")
     records[j + k2]["board"] = set_cell(records[j + k2]["board"], r2, c2, "F")
     report = audit_recording(read_recording(write_recording(tmp_path / "rec", {}, records + [final])))

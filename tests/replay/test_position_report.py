@@ -27,8 +27,9 @@ def brute_global(board: Board, total: int) -> list[set[tuple[int, int]]]:
 
 def brute_local(board: Board) -> tuple[list[tuple[int, int]], list[set[tuple[int, int]]]]:
     """Frontier cells and every assignment of them that the numbers accept (off-frontier cells ignored)."""
-    frontier = sorted({rc for rc in board.unknown_cells()
-                       if any(board.number(*n) is not None for n in board.neighbours(*rc))})
+    frontier = sorted(
+        {rc for rc in board.unknown_cells() if any(board.number(*n) is not None for n in board.neighbours(*rc))}
+    )
     solutions = []
     for bits in product((0, 1), repeat=len(frontier)):
         mines = {rc for rc, bit in zip(frontier, bits) if bit}
@@ -111,12 +112,15 @@ def test_convolve_counts():
     assert convolve_counts([{1: 2, 2: 1}, {0: 1, 1: 3}]) == {1: 2, 2: 7, 3: 3}
 
 
-@pytest.mark.parametrize("text, mines, fragment", [
-    ("3.\n.1\n", None, "needs 3 more mines but only 2"),
-    ("1.\n..\n", 10, "too many mines"),
-    ("2..\n...\n", 1, "too few mines"),
-    ("F1F\n...\n", 5, r"1 at \(0,1\) has 2 flagged"),
-])
+@pytest.mark.parametrize(
+    "text, mines, fragment",
+    [
+        ("3.\n.1\n", None, "needs 3 more mines but only 2"),
+        ("1.\n..\n", 10, "too many mines"),
+        ("2..\n...\n", 1, "too few mines"),
+        ("F1F\n...\n", 5, r"1 at \(0,1\) has 2 flagged"),
+    ],
+)
 def test_impossible_positions_raise_the_solvers_error_naming_cells(text, mines, fragment):
     with pytest.raises(ContradictionError, match=fragment) as info:
         report_position(Board.from_text(text), mines)

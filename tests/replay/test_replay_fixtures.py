@@ -50,8 +50,9 @@ def test_folder_of_screenshots_decodes_solves_and_annotates(tmp_path, capsys):
     mid = frames["expert_mid8"]
     truth = fixture_board("expert_mid8", EXPERT_MINES)
     assert mid["board"] == truth.to_text()
-    assert [(m["action"], m["row"], m["col"]) for m in mid["decision"]["moves"]] == \
-        [(m.action, m.row, m.col) for m in expected_moves("expert_mid8")]
+    assert [(m["action"], m["row"], m["col"]) for m in mid["decision"]["moves"]] == [
+        (m.action, m.row, m.col) for m in expected_moves("expert_mid8")
+    ]
     assert frames["expert_end"]["status"] == "over" and frames["expert_end"]["decision"] is None
     for name in frames:
         annotated = cv2.imread(str(shots / "annotated" / f"{name}.png"))
@@ -65,8 +66,11 @@ def test_folder_of_screenshots_decodes_solves_and_annotates(tmp_path, capsys):
 
 
 def test_unreadable_and_broken_frames_are_reported_and_the_run_continues(tmp_path, capsys):
-    shots = copy_frames(tmp_path / "shots", ["beginner_score_dialog", "intermediate_mid3"],
-                        rename={"beginner_score_dialog": "a_dialog", "intermediate_mid3": "c_mid"})
+    shots = copy_frames(
+        tmp_path / "shots",
+        ["beginner_score_dialog", "intermediate_mid3"],
+        rename={"beginner_score_dialog": "a_dialog", "intermediate_mid3": "c_mid"},
+    )
     (shots / "b_broken.png").write_text("this is not a picture")
     code = main(["replay", str(shots), "--skin", "gnome-mines", "--out", str(tmp_path / "out")])
     out = capsys.readouterr().out.splitlines()
@@ -81,20 +85,33 @@ def test_unreadable_and_broken_frames_are_reported_and_the_run_continues(tmp_pat
 def make_recording(root: Path, wrong_second_move: bool) -> Path:
     """A recording as the live player writes it, from two real frames and the boards they show."""
     copy_frames(root / "frames", ["expert_open", "expert_mid8"], {"expert_open": "000001", "expert_mid8": "000002"})
-    (root / "session.json").write_text(json.dumps({"skin": "gnome-mines",
-                                                   "rules": {"first_click": "zero", "win": "reveal"}}))
+    (root / "session.json").write_text(
+        json.dumps({"skin": "gnome-mines", "rules": {"first_click": "zero", "win": "reveal"}})
+    )
     # the live player passes the grid it found on earlier frames; frame 2 replays through that path
     second_grid = decode_frame(read_image(root / "frames" / "000002.png"), load_skin("gnome-mines")).grid.to_dict()
     lines = []
     for number, name in [(1, "expert_open"), (2, "expert_mid8")]:
         board = fixture_board(name, EXPERT_MINES)
-        moves = [{"action": m.action, "row": m.row, "col": m.col, "probability": m.probability}
-                 for m in expected_moves(name)]
+        moves = [
+            {"action": m.action, "row": m.row, "col": m.col, "probability": m.probability} for m in expected_moves(name)
+        ]
         if wrong_second_move and number == 2:
             moves = [{"action": "reveal", "row": 0, "col": 0, "probability": 0.19}]
-        lines.append({"type": "decision", "game": 1, "frame": f"frames/{number:06d}.png", "board": board.to_text(),
-                      "grid": second_grid if number == 2 else None, "moves": moves, "guess": False, "reason": "recorded", "state": "playing",
-                      "timing": {"solve": 0.01}})
+        lines.append(
+            {
+                "type": "decision",
+                "game": 1,
+                "frame": f"frames/{number:06d}.png",
+                "board": board.to_text(),
+                "grid": second_grid if number == 2 else None,
+                "moves": moves,
+                "guess": False,
+                "reason": "recorded",
+                "state": "playing",
+                "timing": {"solve": 0.01},
+            }
+        )
     lines.append({"type": "game", "game": 1, "result": "lost"})
     (root / "decisions.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     return root
@@ -112,8 +129,10 @@ def test_recording_mismatch_is_reported_with_exit_code_1(tmp_path, capsys):
     code = main(["replay", str(rec)])
     out = capsys.readouterr().out
     assert code == 1
-    replayed = ", ".join(f"{m.action} ({m.row},{m.col})" for m in sorted(
-        expected_moves("expert_mid8"), key=lambda m: (m.row, m.col, m.action)))
+    replayed = ", ".join(
+        f"{m.action} ({m.row},{m.col})"
+        for m in sorted(expected_moves("expert_mid8"), key=lambda m: (m.row, m.col, m.action))
+    )
     assert f"MISMATCH: decision differs: recorded reveal (0,0); replayed {replayed}" in out
     frames = [line for line in out.splitlines() if not line.startswith("    why: ")]  # explanation lines
     assert frames[1].startswith("000002: ") and "1 mismatched" in out
@@ -139,8 +158,9 @@ def test_replay_user_mistakes(tmp_path, capsys):
 
 def test_analyze_a_screenshot(tmp_path, capsys):
     out = tmp_path / "heat.png"
-    code, data = run_json(["analyze", str(FIXTURES / "expert_mid8.png"), "--skin", "gnome-mines", "--out", str(out)],
-                          capsys)
+    code, data = run_json(
+        ["analyze", str(FIXTURES / "expert_mid8.png"), "--skin", "gnome-mines", "--out", str(out)], capsys
+    )
     assert code == 0
     assert data["board"] == fixture_board("expert_mid8", EXPERT_MINES).to_text() and data["mode"] == "global"
     assert cv2.imread(str(out)).shape == cv2.imread(str(FIXTURES / "expert_mid8.png")).shape

@@ -17,8 +17,8 @@ IMPOSSIBLE = "mines=3\n3....\n.1...\n.....\n"
 def test_folder_replay_reports_each_frame_and_keeps_going(tmp_path):
     frames = tmp_path / "shots"
     write_frame(frames, "001", PLAYING)
-    write_frame(frames, "002", None)         # vision finds no board
-    write_frame(frames, "003", IMPOSSIBLE)   # the solver finds a contradiction
+    write_frame(frames, "002", None)  # vision finds no board
+    write_frame(frames, "003", IMPOSSIBLE)  # the solver finds a contradiction
     write_frame(frames, "004", LOST)
     (frames / "notes.md").write_text("not a frame")
     source = collect_frames(frames)
@@ -39,8 +39,18 @@ def test_folder_replay_reports_each_frame_and_keeps_going(tmp_path):
 
 
 def recorded_decision(frame: str, board_text: str, moves: list[dict], game: int = 1) -> dict:
-    return {"type": "decision", "game": game, "frame": f"frames/{frame}.png", "board": board_text,
-            "grid": None, "moves": moves, "guess": False, "reason": "test", "state": "playing", "timing": {}}
+    return {
+        "type": "decision",
+        "game": game,
+        "frame": f"frames/{frame}.png",
+        "board": board_text,
+        "grid": None,
+        "moves": moves,
+        "guess": False,
+        "reason": "test",
+        "state": "playing",
+        "timing": {},
+    }
 
 
 def as_records(decision) -> list[dict]:

@@ -11,9 +11,19 @@ from autoplay.replay.sources import SINGLE_FILE_OUT, collect_frames
 from .fakes import write_frame, write_recording
 
 BOARD = "mines=1\n1.\n..\n"
-DECISION = {"type": "decision", "game": 2, "frame": "frames/000007.png", "board": BOARD, "grid": {"rows": 2},
-            "moves": [{"action": "reveal", "row": 1, "col": 1, "probability": 0.25}], "guess": True,
-            "reason": "lowest", "state": "playing", "timing": {"decode_ms": 3.5}, "extra": "ignored"}
+DECISION = {
+    "type": "decision",
+    "game": 2,
+    "frame": "frames/000007.png",
+    "board": BOARD,
+    "grid": {"rows": 2},
+    "moves": [{"action": "reveal", "row": 1, "col": 1, "probability": 0.25}],
+    "guess": True,
+    "reason": "lowest",
+    "state": "playing",
+    "timing": {"decode_ms": 3.5},
+    "extra": "ignored",
+}
 
 
 def test_single_file_and_missing_paths(tmp_path):
@@ -29,8 +39,11 @@ def test_single_file_and_missing_paths(tmp_path):
 
 
 def test_read_recording_fields(tmp_path):
-    rec = write_recording(tmp_path / "rec", {"skin": "gnome-mines", "rules": "zero", "mines": 1, "time_limit": 0.5},
-                          [DECISION, {"type": "game", "game": 2, "result": "lost", "guesses": 3}])
+    rec = write_recording(
+        tmp_path / "rec",
+        {"skin": "gnome-mines", "rules": "zero", "mines": 1, "time_limit": 0.5},
+        [DECISION, {"type": "game", "game": 2, "result": "lost", "guesses": 3}],
+    )
     recording = read_recording(rec)
     assert recording.skin == "gnome-mines" and recording.rules.first_click == "zero" and recording.mines == 1
     assert recording.time_limit == 0.5
@@ -42,14 +55,17 @@ def test_read_recording_fields(tmp_path):
     assert recording.games[0].result == "lost" and recording.games[0].details == {"guesses": 3}
 
 
-@pytest.mark.parametrize("line, fragment", [
-    ("{not json", "decisions.jsonl:2: not valid JSON"),
-    ("[1, 2]", "decisions.jsonl:2: each line must be a JSON object"),
-    ('{"type": "move"}', "unknown record type 'move'"),
-    (json.dumps({**DECISION, "board": "1.\n...\n"}), "row 1 has 3 cells"),
-    (json.dumps({k: v for k, v in DECISION.items() if k != "moves"}), "decisions.jsonl:2: missing 'moves'"),
-    (json.dumps({**DECISION, "moves": [{"action": "reveal", "row": "1", "col": 1}]}), "'row' has the wrong type"),
-])
+@pytest.mark.parametrize(
+    "line, fragment",
+    [
+        ("{not json", "decisions.jsonl:2: not valid JSON"),
+        ("[1, 2]", "decisions.jsonl:2: each line must be a JSON object"),
+        ('{"type": "move"}', "unknown record type 'move'"),
+        (json.dumps({**DECISION, "board": "1.\n...\n"}), "row 1 has 3 cells"),
+        (json.dumps({k: v for k, v in DECISION.items() if k != "moves"}), "decisions.jsonl:2: missing 'moves'"),
+        (json.dumps({**DECISION, "moves": [{"action": "reveal", "row": "1", "col": 1}]}), "'row' has the wrong type"),
+    ],
+)
 def test_malformed_decision_lines_name_file_and_line(tmp_path, line, fragment):
     rec = write_recording(tmp_path / "rec", {"skin": "x"}, [DECISION])
     with open(rec / "decisions.jsonl", "a") as f:

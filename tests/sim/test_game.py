@@ -6,7 +6,7 @@ import pytest
 
 from autoplay.board import Rules
 from autoplay.sim import Game, play_game, wilson_interval
-from autoplay.sim.runner import GameSpec, run_games
+from autoplay.sim.runner import GameSpec
 
 
 def test_first_click_zero_opens_a_region():

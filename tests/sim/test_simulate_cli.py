@@ -6,10 +6,21 @@ from autoplay.cli.main import main
 
 
 def test_simulate_json_contract(capsys):
-    code = main(["simulate", "--preset", "beginner", "--rule", "zero", "--games", "40", "--seed", "3", "--jobs", "1", "--json"])
+    code = main(
+        ["simulate", "--preset", "beginner", "--rule", "zero", "--games", "40", "--seed", "3", "--jobs", "1", "--json"]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0
-    for key in ("games", "wins", "win_rate", "ci95", "games_per_second", "mean_guesses", "mines_flagged_pct", "revealed_pct"):
+    for key in (
+        "games",
+        "wins",
+        "win_rate",
+        "ci95",
+        "games_per_second",
+        "mean_guesses",
+        "mines_flagged_pct",
+        "revealed_pct",
+    ):
         assert key in out
     assert out["games"] == 40
     assert out["ci95"][0] <= out["win_rate"] <= out["ci95"][1]
@@ -24,12 +35,32 @@ def test_simulate_is_reproducible_across_job_counts(capsys):
     one = json.loads(capsys.readouterr().out)
     main(args + ["--jobs", "2"])
     two = json.loads(capsys.readouterr().out)
-    assert (one["wins"], one["mean_guesses"], one["revealed_pct"]) == (two["wins"], two["mean_guesses"], two["revealed_pct"])
+    assert (one["wins"], one["mean_guesses"], one["revealed_pct"]) == (
+        two["wins"],
+        two["mean_guesses"],
+        two["revealed_pct"],
+    )
 
 
 def test_simulate_flag_all_flags_every_mine_in_won_games(capsys):
-    main(["simulate", "--preset", "beginner", "--rule", "zero", "--win-rule", "flag-all", "--games", "20", "--seed", "2",
-          "--jobs", "1", "--json"])
+    main(
+        [
+            "simulate",
+            "--preset",
+            "beginner",
+            "--rule",
+            "zero",
+            "--win-rule",
+            "flag-all",
+            "--games",
+            "20",
+            "--seed",
+            "2",
+            "--jobs",
+            "1",
+            "--json",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["wins"] > 0
     # every won game flagged all its mines, so the average is at least the win share

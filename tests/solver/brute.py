@@ -56,9 +56,7 @@ def brute_force(board: Board, mines: int | None) -> tuple[int, dict[tuple[int, i
         if mines is not None and known + sum(bits) != mines:
             continue
         mine = {i for i, b in zip(unknown, bits) if b}
-        ok = all(
-            sum(1 for j in nbrs[i] if j in mine or cells[j] in "F*X") == int(cells[i]) for i in numbers
-        )
+        ok = all(sum(1 for j in nbrs[i] if j in mine or cells[j] in "F*X") == int(cells[i]) for i in numbers)
         if ok:
             solutions += 1
             for i in mine:

@@ -16,70 +16,98 @@ def board(text: str, mines: int | None = None) -> Board:
 
 def test_one_one_from_the_wall():
     # 1-1 against the left wall: the third cell along the row above is safe
-    a = analyze(board("""
+    a = analyze(
+        board(
+            """
         ....
         11..
         00..
-    """.replace(" ", "")))
+    """.replace(" ", "")
+        )
+    )
     # numbers at (1,0),(1,1): (1,0) sees (0,0),(0,1); (1,1) sees (0,0),(0,1),(0,2)
     assert (0, 2) in a.safe
 
 
 def test_one_two_marks_the_far_cell_as_mine():
-    a = analyze(board("""
+    a = analyze(
+        board(
+            """
         ....
         12..
         00..
-    """.replace(" ", "")))
+    """.replace(" ", "")
+        )
+    )
     assert (0, 2) in a.mines
 
 
 def test_one_two_one():
-    a = analyze(board("""
+    a = analyze(
+        board(
+            """
         .....
         11211
         00000
-    """.replace(" ", "")))
+    """.replace(" ", "")
+        )
+    )
     assert a.mines == [(0, 1), (0, 3)]
     assert a.safe == [(0, 0), (0, 2), (0, 4)]
 
 
 def test_one_two_two_one():
-    a = analyze(board("""
+    a = analyze(
+        board(
+            """
         ......
         012210
         000000
-    """.replace(" ", "")))
+    """.replace(" ", "")
+        )
+    )
     assert a.mines == [(0, 2), (0, 3)]
     assert a.safe == [(0, 0), (0, 1), (0, 4), (0, 5)]
 
 
 def test_hole_with_one_mine_inside():
     # a single hidden cell surrounded by 1s must be the mine
-    a = analyze(board("""
+    a = analyze(
+        board(
+            """
         111
         1.1
         111
-    """.replace(" ", "")))
+    """.replace(" ", "")
+        )
+    )
     assert a.mines == [(1, 1)]
     assert a.exact[(1, 1)] == 1
 
 
 def test_triangle_corner_shared_by_two_ones():
     # two 1s that each see only the shared corner cell plus known cells: the corner is the mine
-    a = analyze(board("""
+    a = analyze(
+        board(
+            """
         .1
         11
-    """.replace(" ", "")))
+    """.replace(" ", "")
+        )
+    )
     assert a.mines == [(0, 0)]
 
 
 def test_isolated_fifty_fifty_is_exactly_half():
-    a = analyze(board("""
+    a = analyze(
+        board(
+            """
         ..
         11
         00
-    """.replace(" ", "")))
+    """.replace(" ", "")
+        )
+    )
     assert a.exact == {(0, 0): Fraction(1, 2), (0, 1): Fraction(1, 2)}
     assert a.safe == [] and a.mines == []
 

@@ -15,13 +15,16 @@ from autoplay.vision.grid import Grid
 from .conftest import FIXTURES
 
 
-@pytest.mark.parametrize("fmt,text,flags,total", [
-    ("{flags}/{total}", "7/99", 7, 99),
-    ("{remaining:04d}", "0092", 7, 99),
-    ("{remaining}", "-3", 13, 10),  # more flags than mines: an LED can go negative
-    ("{remaining:03d}", "0x2", 0, None),
-    ("{flags}/{total}", "799", 7, None),
-])
+@pytest.mark.parametrize(
+    "fmt,text,flags,total",
+    [
+        ("{flags}/{total}", "7/99", 7, 99),
+        ("{remaining:04d}", "0092", 7, 99),
+        ("{remaining}", "-3", 13, 10),  # more flags than mines: an LED can go negative
+        ("{remaining:03d}", "0x2", 0, None),
+        ("{flags}/{total}", "799", 7, None),
+    ],
+)
 def test_counter_text_gives_the_total(fmt: str, text: str, flags: int, total: int | None) -> None:
     assert parse_counter(text, fmt, flags) == total
     if total is not None:
@@ -47,7 +50,7 @@ def test_counter_outside_the_image_or_unlike_any_glyph_is_not_read() -> None:
     assert read_counter(image, grid.shifted(0, -60), skin.counter, flags=1) is None  # box above the image
     scribbled = image.copy()
     x0, y0 = grid.rect[0] + skin.counter.box[0], grid.rect[1] + skin.counter.box[1]
-    scribbled[y0 + 3:y0 + 20, x0 + 3:x0 + 60] = np.random.default_rng(1).integers(0, 255, (17, 57, 3))
+    scribbled[y0 + 3 : y0 + 20, x0 + 3 : x0 + 60] = np.random.default_rng(1).integers(0, 255, (17, 57, 3))
     assert read_counter(scribbled, grid, skin.counter, flags=1) is None
 
 
@@ -62,5 +65,6 @@ def test_calibration_learns_glyphs_and_names_a_wrong_header() -> None:
     with pytest.raises(AutoplayError, match="image 1: the counter box holds 4 glyphs but should show '00009'"):
         calibrate_counter(images, boards, grids, "top-left", (17, -53, 93, -27), "{remaining:05d}")
     with pytest.raises(AutoplayError, match="mines=N"):
-        calibrate_counter(images, [b.with_mines(None) for b in boards], grids, "top-left", (17, -53, 93, -27),
-                          "{remaining}")
+        calibrate_counter(
+            images, [b.with_mines(None) for b in boards], grids, "top-left", (17, -53, 93, -27), "{remaining}"
+        )

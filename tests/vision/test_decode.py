@@ -83,7 +83,7 @@ def test_dialog_over_the_board_is_unreadable_with_debug_image(skins: dict, tmp_p
     r, c = decoded.unreadable[0]
     assert f"({r},{c})" in str(info.value) and str(debug) in str(info.value)
     marked = read_image(debug)
-    x0, y0, x1, y1 = decoded.grid.cell_rect(r, c)
+    x0, y0, _x1, _y1 = decoded.grid.cell_rect(r, c)
     assert tuple(marked[y0 + 1, x0 + 1]) == (0, 0, 255)  # the bad cell is boxed in red
 
 

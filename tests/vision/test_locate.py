@@ -32,17 +32,20 @@ def test_finds_win7_board_on_full_desktop(name: str) -> None:
     assert (grid.rows, grid.cols) == (16, 30)
     px, py = grid.pitch
     assert 50 < px < 52.5 and 50 < py < 52.5
-    x0, y0, x1, y1 = grid.rect
+    x0, _y0, x1, _y1 = grid.rect
     assert 185 <= x0 <= 200 and 1720 <= x1 <= 1740
 
 
-@pytest.mark.parametrize("game,name,rows,cols,pitch", [
-    ("gnome-mines", "beginner_fresh", 8, 8, 77),
-    ("gnome-mines", "intermediate_end", 16, 16, 38.4),
-    ("gnome-mines", "expert_end", 16, 30, 28),
-    ("xdemineur", "small_fresh", 9, 12, 21),
-    ("xdemineur", "expert_end", 16, 30, 21),
-])
+@pytest.mark.parametrize(
+    "game,name,rows,cols,pitch",
+    [
+        ("gnome-mines", "beginner_fresh", 8, 8, 77),
+        ("gnome-mines", "intermediate_end", 16, 16, 38.4),
+        ("gnome-mines", "expert_end", 16, 30, 28),
+        ("xdemineur", "small_fresh", 9, 12, 21),
+        ("xdemineur", "expert_end", 16, 30, 21),
+    ],
+)
 def test_window_grabs_of_real_clones(game: str, name: str, rows: int, cols: int, pitch: float) -> None:
     grid = locate_grid(read_image(FIXTURES / game / f"{name}.png"))
     assert (grid.rows, grid.cols) == (rows, cols)
@@ -107,7 +110,9 @@ def test_gnome_mines_irregular_row_pitch_is_followed() -> None:
     x = int(grid.cell_center(0, 0)[0])
     column = image[:, x].astype(int)
     background = np.abs(column - np.array([244, 245, 246])).sum(axis=1) < 12
-    gap_starts = [y for y in range(int(grid.ys[0]) + 5, int(grid.ys[-1]) - 5) if background[y] and not background[y - 1]]
+    gap_starts = [
+        y for y in range(int(grid.ys[0]) + 5, int(grid.ys[-1]) - 5) if background[y] and not background[y - 1]
+    ]
     assert len(gap_starts) == grid.rows - 1
     assert {27.0, 28.0} <= set(np.diff(grid.ys))
     assert np.all(np.abs(grid.ys[1:-1] - np.array(gap_starts)) <= 1.5)
