@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -45,17 +47,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="ROWSxCOLS=N",
         help="total mines of a board size the game fixes, e.g. 16x30=99 (repeatable)",
     )
-    p.add_argument("--window-class", help="WM_CLASS of the game's window, for finding it on screen")
-    p.add_argument("--window-title", help="title of the game's window")
     p.add_argument("--new-game-key", help="key that starts a new game, e.g. ctrl+r")
     p.add_argument("--new-game-click", help="what to click for a new game, e.g. face")
     p.add_argument(
         "--live",
         action="store_true",
-        help="take the screenshots from the running game's window (needs --window-class or --window-title)",
+        help="take the screenshots from the running game's window (named by --window-class, --window-title "
+        "or --pid; with --backend portable and no window library, the board is looked for on the whole screen)",
     )
     p.add_argument("--games", type=int, default=3, help="with --live: games to play blind (default 3)")
-    p.add_argument("--display", help="with --live: X display of the game (default: $DISPLAY)")
     p.add_argument(
         "--counter",
         metavar="CORNER:X0,Y0,X1,Y1",
@@ -70,6 +70,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="what the counter shows, over {total}, {flags} and {remaining} (total minus flags): "
         "'{remaining:03d}' for a Windows-style LED, '{flags}/{total}' for gnome-mines "
         "(default: {remaining})",
+    )
+    add_window_options(
+        p,
+        "; --window-class and --window-title are also written into the skin for 'autoplay play'",
     )
     p.set_defaults(func=run)
 
@@ -107,12 +111,14 @@ def _live_frames(args: argparse.Namespace, settings, root):
     from autoplay.play.live import connect, press_new_game
     from autoplay.vision.locate import locate_grid
 
-    if not settings.window:
-        raise AutoplayError("--live needs --window-class or --window-title to find the game")
     if args.games < 1:
         raise AutoplayError("--games must be at least 1")
     display = args.display or os.environ.get("DISPLAY")
-    window, screen, mouse = connect(display, settings.window.get("wm_class"), settings.window.get("title"))
+    backend = choose_backend_for(args, display)
+    query = query_from_args(args)
+    if not query and backend == "x11":
+        raise AutoplayError("--live needs --window-class, --window-title or --pid to find the game")
+    window, screen, mouse = connect(display, query.wm_class, query.title, pid=query.pid, backend=backend)
     window.focus()
     starter = None
     if settings.new_game:

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -21,13 +23,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--record", metavar="DIR", help="save every frame and decision for 'autoplay replay'")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--dry-run", action="store_true", help="decode and print the next move without clicking")
-    p.add_argument(
-        "--window-class",
-        help="WM_CLASS of the game window (default: from the skin; when "
-        "no window matches, the skin's board is looked for on the whole screen)",
+    add_window_options(
+        p,
+        " (default: the skin's [window]; when no window matches, the skin's board is looked for on the whole screen)",
     )
-    p.add_argument("--title", help="part of the game window's title (default: from the skin)")
-    p.add_argument("--display", help="X display to play on (default: $DISPLAY)")
     p.add_argument("--mines", type=int, help="total mines, when the skin cannot tell from the board size")
     p.add_argument("--time-limit", type=float, default=1.0, metavar="S", help="solver time per decision (default 1 s)")
     p.add_argument(
@@ -51,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
+    from autoplay.control.window_query import WindowQuery
     from autoplay.errors import AutoplayError
     from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
     from autoplay.play.player import Player, PlayerSettings
@@ -62,10 +62,13 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise AutoplayError("--games must be at least 1")
     display = args.display or os.environ.get("DISPLAY")
+    backend = choose_backend_for(args, display)
     skin = load_skin(args.skin)
-    wm_class = args.window_class or skin.window.get("wm_class") or (None if args.title else args.skin)
-    title = args.title or (None if args.window_class else skin.window.get("title"))
-    window, screen, mouse = connect(display, wm_class, title, timeout=args.wait_window, skin=skin)
+    named = WindowQuery(skin.window.get("wm_class"), skin.window.get("title"))
+    query = query_from_args(args, named if named else WindowQuery(args.skin))
+    window, screen, mouse = connect(
+        display, query.wm_class, query.title, args.wait_window, skin, pid=query.pid, backend=backend
+    )
     recorder = None
     if args.record:
         recorder = Recorder(

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from autoplay.control.window_query import WindowFacts, WindowQuery, pick_one
 from autoplay.errors import ControlError
 
 
@@ -46,12 +47,18 @@ class Window:
     display: str | None = None
     wm_class: tuple[str, ...] = ()
     title: str = ""
+    pid: int | None = None
+    titles: tuple[str, ...] = ()
     _conn: Any = field(default=None, repr=False, compare=False)
 
     @property
     def rect(self) -> tuple[int, int, int, int]:
         """``(left, top, width, height)`` on screen."""
         return self.x, self.y, self.width, self.height
+
+    def facts(self) -> WindowFacts:
+        """This window as the backend-independent matcher sees it."""
+        return WindowFacts(hex(self.id), self.rect, self.wm_class, self.titles or (self.title,), self.pid)
 
     def _connection(self) -> Any:
         if self._conn is None:
@@ -117,69 +124,139 @@ def _decode_title(raw: Any) -> str:
     return str(raw)
 
 
-def _title_of(conn: Any, win: Any) -> str:
+def _titles_of(conn: Any, win: Any) -> tuple[str, ...]:
+    """_NET_WM_NAME then WM_NAME, each when set: a window may carry only one, or two that differ."""
+    titles = []
+    for atom in ("_NET_WM_NAME", "WM_NAME"):
+        prop = win.get_full_property(conn.intern_atom(atom), 0)
+        title = _decode_title(prop.value) if prop is not None else ""
+        if title and title not in titles:
+            titles.append(title)
+    return tuple(titles)
+
+
+def _net_wm_pid(conn: Any, win: Any) -> int | None:
+    prop = win.get_full_property(conn.intern_atom("_NET_WM_PID"), 0)
+    if prop is None or not len(prop.value):
+        return None
+    return int(prop.value[0])
+
+
+def _client_pid(conn: Any, window_id: int) -> int | None:
+    """The pid of the X client that created ``window_id``, from the X-Resource extension (local clients only)."""
+    from Xlib.error import XError
+    from Xlib.ext import res
+
     try:
-        net_name = win.get_full_property(conn.intern_atom("_NET_WM_NAME"), 0)
-        if net_name is not None and net_name.value:
-            return _decode_title(net_name.value)
-        name = win.get_full_property(conn.intern_atom("WM_NAME"), 0)
-        return _decode_title(name.value) if name is not None else ""
-    except Exception:
-        return ""
+        reply = conn.res_query_client_ids([{"client": window_id, "mask": res.LocalClientPIDMask}])
+    except XError:
+        return None
+    for entry in reply.ids:
+        if entry.spec.mask == res.LocalClientPIDMask and entry.value:
+            return int(entry.value[0])
+    return None
+
+
+#: Why a pid can be unknown, for the "no window with pid N" message.
+PIDS_NOTE = "some windows have no _NET_WM_PID and the X server has no X-Resource extension to ask"
+
+
+def _named_window(conn: Any, win: Any) -> tuple[Any, tuple[str, ...]] | None:
+    """The application's window in ``win``'s subtree: the shallowest mapped one with WM_CLASS, else the
+    shallowest with a title or _NET_WM_PID (clones that set no WM_CLASS); None if nothing in it is named.
+
+    Descending matters when a window manager reparents clients into frames.
+    """
+    from Xlib import X
+
+    fallback = None
+    level = [win]
+    while level:
+        below = []
+        for node in level:
+            if node.get_attributes().map_state != X.IsViewable:
+                continue
+            wm_class = node.get_wm_class()
+            if wm_class:
+                return node, tuple(wm_class)
+            if fallback is None and (_titles_of(conn, node) or _net_wm_pid(conn, node) is not None):
+                fallback = node
+            below.extend(node.query_tree().children)
+        level = below
+    return None if fallback is None else (fallback, ())
 
 
 def list_windows(display: str | None) -> list[Window]:
-    """Every mapped window that has a WM_CLASS, in stacking order (the topmost last)."""
-    from Xlib import X
+    """Every mapped application window, with or without WM_CLASS, in stacking order (the topmost last).
+
+    A top-level window counts when it, or a window inside it, has a WM_CLASS,
+    a title (WM_NAME or _NET_WM_NAME) or a _NET_WM_PID; its pid comes from
+    _NET_WM_PID, else from the X-Resource extension when the server has it.
+    """
     from Xlib.error import XError
 
     conn = _open_display(display)
     found: list[Window] = []
     try:
         root = conn.screen().root
-        stack = list(root.query_tree().children)
-        while stack:
-            win = stack.pop(0)
+        xres = conn.has_extension("X-Resource")
+        for top in root.query_tree().children:
             try:
-                if win.get_attributes().map_state != X.IsViewable:
+                named = _named_window(conn, top)
+                if named is None:
                     continue
-                wm_class = win.get_wm_class()
-                if not wm_class:
-                    stack.extend(win.query_tree().children)
-                    continue
+                win, wm_class = named
                 geom = win.get_geometry()
                 pos = win.translate_coords(root, 0, 0)
+                titles = _titles_of(conn, win)
+                pid = _net_wm_pid(conn, win)
             except XError:
-                continue
+                continue  # closed while we looked
+            if pid is None and xres:
+                pid = _client_pid(conn, win.id)
             found.append(
-                Window(win.id, -pos.x, -pos.y, geom.width, geom.height, display, tuple(wm_class), _title_of(conn, win))
+                Window(
+                    win.id,
+                    -pos.x,
+                    -pos.y,
+                    geom.width,
+                    geom.height,
+                    display,
+                    wm_class,
+                    titles[0] if titles else "",
+                    pid=pid,
+                    titles=titles,
+                )
             )
     finally:
         conn.close()
     return found
 
 
-def _matches(win: Window, wm_class: str | None, title: str | None) -> bool:
-    # The instance part is argv[0] (xdemineur reports "/usr/games/xdemineur"), so compare its base name too.
-    names = {c.lower() for c in win.wm_class} | {c.rsplit("/", 1)[-1].lower() for c in win.wm_class}
-    if wm_class and wm_class.lower() not in names:
-        return False
-    return not (title and title.lower() not in win.title.lower())
-
-
 def find_window(
-    display: str | None, wm_class: str | None = None, title: str | None = None, timeout: float = 0.0
+    display: str | None,
+    wm_class: str | None = None,
+    title: str | None = None,
+    timeout: float = 0.0,
+    pid: int | None = None,
 ) -> Window:
-    """The largest mapped window whose WM_CLASS equals ``wm_class`` (either part) and whose title contains ``title``.
+    """The one mapped window whose WM_CLASS equals ``wm_class`` (either part), one of whose titles contains
+    ``title`` (case-insensitive) and whose process is ``pid`` — every criterion given must hold.
 
     ``timeout`` keeps looking while a freshly launched game maps its window.
+    None or several matching raise NoWindowError / AmbiguousWindowError, whose
+    one-line message lists the candidates.
     """
+    query = WindowQuery(wm_class, title, pid)
+    where = f"display {display or '$DISPLAY'}"
     deadline = time.monotonic() + timeout
     while True:
-        candidates = [w for w in list_windows(display) if _matches(w, wm_class, title)]
-        if candidates:
-            return max(candidates, key=lambda w: w.width * w.height)
-        if time.monotonic() >= deadline:
-            wanted = " and ".join(x for x in (wm_class and f"class {wm_class!r}", title and f"title {title!r}") if x)
-            raise ControlError(f"no window with {wanted or 'a WM_CLASS'} on display {display or '$DISPLAY'}")
-        time.sleep(0.05)
+        windows = list_windows(display)
+        try:
+            chosen = pick_one(query, [w.facts() for w in windows], where, PIDS_NOTE)
+        except ControlError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
+            continue
+        return next(w for w in windows if w.facts().ident == chosen.ident)

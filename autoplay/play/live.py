@@ -16,8 +16,10 @@ import numpy as np
 from autoplay.control.capture import grab, screen_size
 from autoplay.control.mouse import Mouse, Rect
 from autoplay.control.window import Window, find_window, list_windows
+from autoplay.control.window_query import AmbiguousWindowError, WindowQuery
 from autoplay.errors import ControlError
 from autoplay.play.player import FINISHED, Player, board_rect_on_screen, shown_state
+from autoplay.play.portable import GameArea, PortableScreen, connect_portable
 
 #: A face is the biggest clearly yellow blob above the board (xdemineur, Windows-style clones).
 _YELLOW_MIN = 180
@@ -45,28 +47,43 @@ class LiveScreen:
 
 
 def connect(
-    display: str | None, wm_class: str | None, title: str | None, timeout: float = 0.0, skin: Any = None
-) -> tuple[Window, LiveScreen, Mouse]:
+    display: str | None,
+    wm_class: str | None,
+    title: str | None,
+    timeout: float = 0.0,
+    skin: Any = None,
+    *,
+    pid: int | None = None,
+    backend: str = "x11",
+) -> tuple[Window | GameArea, LiveScreen | PortableScreen, Mouse]:
     """Find the game window and build the screen and the guarded mouse for it.
 
-    When no window has the expected class or title (a renamed build, a clone
-    without WM_CLASS), the board itself is looked for on the whole screen and
-    the topmost window around it is played, if a skin is given to look with.
+    When no window has the expected class, title or pid (a renamed build, a
+    clone without WM_CLASS), the board itself is looked for on the whole screen
+    and the topmost window around it is played, if a skin is given to look
+    with.  ``backend="portable"`` finds it without X11 (see play/portable.py).
     """
+    mouse = Mouse.for_display(display, screen_size(display))
+    if backend == "portable":
+        sx, sy = mouse.scale
+        area, portable = connect_portable(display, WindowQuery(wm_class, title, pid), skin, (sx, sy))
+        return area, portable, mouse
     try:
-        if not (wm_class or title):
-            raise ControlError("the skin names no window; pass --window-class or --title")
-        window = find_window(display, wm_class, title, timeout=timeout)
+        if not (wm_class or title or pid):
+            raise ControlError("the skin names no window; pass --window-class, --window-title or --pid")
+        window = find_window(display, wm_class, title, timeout=timeout, pid=pid)
     except ControlError as missing:
         if skin is None:
             raise
         window = window_showing_board(display, skin, missing)
-    mouse = Mouse.for_display(display, screen_size(display))
     return window, LiveScreen(window, display), mouse
 
 
 def window_showing_board(display: str | None, skin: Any, missing: ControlError) -> Window:
-    """The topmost window that holds a board of ``skin`` somewhere on the whole screen."""
+    """The topmost window that holds a board of ``skin`` somewhere on the whole screen.
+
+    When several windows matched the query, only they are considered.
+    """
     from autoplay.errors import UnreadableBoardError
     from autoplay.vision import locate_grid
 
@@ -76,11 +93,18 @@ def window_showing_board(display: str | None, skin: Any, missing: ControlError) 
     except UnreadableBoardError:
         raise ControlError(f"{missing}, and no {skin.name} board is visible on the screen") from None
     x0, y0, x1, y1 = grid.rect
+    among = {m.ident for m in missing.matches} if isinstance(missing, AmbiguousWindowError) else None
     around = [
-        w for w in list_windows(display) if w.x <= x0 and w.y <= y0 and x1 <= w.x + w.width and y1 <= w.y + w.height
+        w
+        for w in list_windows(display)
+        if w.x <= x0
+        and w.y <= y0
+        and x1 <= w.x + w.width
+        and y1 <= w.y + w.height
+        and (among is None or w.facts().ident in among)
     ]
     if not around:
-        raise ControlError(f"{missing}; a {skin.name} board is on the screen at {grid.rect}, but in no window")
+        raise ControlError(f"{missing}; a {skin.name} board is on the screen at {grid.rect}, but in no such window")
     return around[-1]  # stacking order: the last one is on top
 
 
