@@ -19,6 +19,7 @@ from autoplay.control.capture import grab, screen_size
 from autoplay.control.library_windows import LibraryWindow, find_library_window
 from autoplay.control.window_query import WindowQuery
 from autoplay.errors import ControlError, UnreadableBoardError
+from autoplay.vision.decode import decode_frame
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
 from autoplay.vision.skin import Skin
@@ -91,13 +92,21 @@ class PortableScreen:
         x0, y0, x1, y1 = self.board.rect
         if np.array_equal(now[y0:y1, x0:x1], self._last[y0:y1, x0:x1]):
             return
-        # Not the frame the decision was made on: fine if only tiles were redrawn late, not if the board went.
+        # Not the frame the decision was made on: fine if only tiles were redrawn late, not if the board went
+        # (the grid is elsewhere) or something lies over part of it (cells no longer read as any tile).
         try:
             found = locate_grid(now, self.skin)
         except UnreadableBoardError:
             raise BoardChangedError(f"the board at {self.board.rect} is no longer on the screen; stopping") from None
         if not same_board(found, self.board):
             raise BoardChangedError(f"the board moved from {self.board.rect} to {found.rect}; stopping")
+        if self.skin is not None:
+            covered = decode_frame(now, self.skin, self.board).unreadable
+            if covered:
+                raise BoardChangedError(
+                    f"something covers the board: {len(covered)} cells no longer look like tiles, e.g. "
+                    f"{covered[0]}; stopping"
+                )
 
 
 def same_board(found: Grid, expected: Grid) -> bool:
