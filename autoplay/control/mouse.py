@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from autoplay.control.backend import captures_through_x11
 from autoplay.errors import ControlError
 
 Button = Literal["left", "right"]
@@ -56,7 +57,7 @@ class PyAutoGuiBackend:
             if "pyautogui" in sys.modules and current != display:
                 raise ControlError(f"pyautogui is already bound to display {current}; cannot drive {display}")
             os.environ["DISPLAY"] = display
-        if not os.environ.get("DISPLAY"):
+        if not os.environ.get("DISPLAY") and captures_through_x11():  # Windows and macOS need none
             raise ControlError("no X display: set DISPLAY or pass --display")
         try:
             import pyautogui
