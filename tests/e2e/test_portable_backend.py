@@ -122,3 +122,26 @@ def test_the_board_check_before_each_batch_sees_a_moved_and_a_covered_window(tmp
             maker.window(x=area.x + area.width // 2, y=area.y + area.height // 2, size=(80, 60), wm_name="cover")
             with pytest.raises(BoardChangedError):
                 screen.check()
+
+
+def test_forced_portable_live_calibration_finds_the_board_without_naming_a_window(tmp_path):
+    """``calibrate --live`` with no window option: the board is found on the whole screen, the blind games
+    are played there, and the X server saw every press inside the game's window (board or face)."""
+    with (
+        VirtualDisplay(1024, 768) as server,
+        launch_game("xdemineur", server.name, preset="expert", workdir=tmp_path / "game") as game,
+    ):
+        left, top, width, height = game.window.rect
+        with ButtonPresses(server.name) as presses:
+            proc = run_portable(
+                server.name,
+                ["calibrate", "--live", "--name", "xd-portable", "--new-game-click", "face", "--games", "2"]
+                + ["--first-click", "none", "--win", "flag-all", "--out-root", str(tmp_path)],
+                timeout=300,
+            )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "all inside the board" in proc.stdout
+    assert len(list((tmp_path / "templates" / "xd-portable-live-shots").glob("*.png"))) == 4
+    assert (tmp_path / "calibration" / "xd-portable.toml").is_file()
+    assert presses.seen
+    assert all(left <= p.x < left + width and top <= p.y < top + height for p in presses.seen), presses.seen
