@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Protocol
 
-from autoplay.control.window import WindowGoneError, WindowMovedError
+from autoplay.control.window import WindowGoneError, follow_geometry
 from autoplay.control.window_query import WindowFacts, WindowQuery, pick_one
 from autoplay.errors import ControlError
 
@@ -92,10 +92,7 @@ class LibraryWindow:
             raise WindowGoneError(f"window {self.facts.describe()} is gone ({exc})") from None
         if not alive:
             raise WindowGoneError(f"window {self.facts.describe()} was closed")
-        if now != self.rect:
-            old = self.rect
-            self.x, self.y, self.width, self.height = now
-            raise WindowMovedError(f"window moved or resized from {old} to {now}")
+        follow_geometry(self, now)
         return self
 
     def focus(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from autoplay.control.window_query import WindowFacts, WindowQuery, pick_one
 from autoplay.errors import ControlError
@@ -33,6 +33,23 @@ def _open_display(display: str | None) -> Any:
         return xdisplay.Display(display)
     except (DisplayError, OSError, KeyError) as exc:
         raise ControlError(f"cannot open X display {display or '$DISPLAY'}: {exc}") from None
+
+
+class Placed(Protocol):
+    """Anything with a screen rectangle that can be updated: X11 windows and window-library windows."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+def follow_geometry(window: Placed, now: tuple[int, int, int, int]) -> None:
+    """Store ``now`` as ``window``'s rectangle; WindowMovedError when it differs, since located cells are stale."""
+    old = (window.x, window.y, window.width, window.height)
+    if now != old:
+        window.x, window.y, window.width, window.height = now
+        raise WindowMovedError(f"window moved or resized from {old} to {now}")
 
 
 @dataclass
@@ -85,11 +102,7 @@ class Window:
 
     def refresh(self) -> Window:
         """Check the window is still where we located it; raise WindowGoneError / WindowMovedError if not."""
-        now = self.current_geometry()
-        if now != self.rect:
-            old = self.rect
-            self.x, self.y, self.width, self.height = now
-            raise WindowMovedError(f"window moved or resized from {old} to {now}")
+        follow_geometry(self, self.current_geometry())
         return self
 
     def focus(self) -> None:
