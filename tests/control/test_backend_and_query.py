@@ -197,3 +197,10 @@ def test_without_a_display_play_says_so_in_one_line():
             timeout=60,
         )
         assert proc.returncode == 4 and proc.stderr.count("\n") == 1 and "no X display" in proc.stderr, proc.stderr
+
+
+def test_decode_needs_no_python_xlib():
+    shot = ROOT / "tests" / "fixtures" / "gnome-mines" / "expert_open"
+    proc = run_without_xlib("decode", str(shot.with_suffix(".png")), "--skin", "gnome-mines")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == shot.with_suffix(".txt").read_text()
