@@ -203,3 +203,18 @@ def test_every_window_command_takes_the_same_options_and_fails_in_one_line(displ
         lines = proc.stderr.strip().splitlines()
         assert proc.returncode == 4, proc.stderr
         assert len(lines) == 1 and expected in lines[0], proc.stderr
+
+
+def test_several_matches_are_settled_by_the_one_that_shows_the_skins_board(display, maker, tmp_path):
+    """Two windows titled like the game: `play` picks the one whose pixels hold the skin's board (dry run)."""
+    from autoplay.control.games import launch_game
+
+    with launch_game("xdemineur", display, preset="expert", workdir=tmp_path / "game") as game:
+        maker.window(x=700, y=500, size=(90, 80), wm_name="Mineur notes")  # a decoy, off the board
+        assert "mineur" in game.window.title.lower()  # its title is "xdémineur"
+        env = {**os.environ, "DISPLAY": display, "PYTHONPATH": str(ROOT)}
+        base = [sys.executable, "-m", "autoplay", "play", "--skin", "xdemineur", "--display", display]
+        options = ["--window-title", "MINEUR", "--dry-run", "--mines", str(game.mines)]
+        proc = subprocess.run(base + options, env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("next: ")
