@@ -30,7 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="true board of the Nth image (repeat for more images)",
     )
     p.add_argument("--name", required=True, help="skin name: writes calibration/NAME.toml and templates/NAME/")
-    p.add_argument("--out-root", help="directory that holds calibration/ and templates/ (default: autoplay home)")
+    p.add_argument(
+        "--out-root",
+        help="directory that holds calibration/ and templates/ (default: $AUTOPLAY_HOME, else the per-user data folder)",
+    )
     p.add_argument(
         "--first-click",
         choices=["safe", "zero", "none"],

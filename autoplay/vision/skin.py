@@ -9,7 +9,6 @@ place a user corrects a wrong guess of the unsupervised calibration.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,16 +21,15 @@ from autoplay.errors import AutoplayError
 from autoplay.vision.counter import CounterSpec, glyph_from_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
 from autoplay.vision.image_io import read_image
+from autoplay.vision.skin_home import skin_homes, user_home
 
-HOME_ENV = "AUTOPLAY_HOME"
 #: A label that marks a template as not yet named (unsupervised calibration leaves these for the user).
 UNNAMED = "unnamed"
 
 
 def autoplay_home() -> Path:
-    """The directory holding ``calibration/`` and ``templates/``: ``$AUTOPLAY_HOME`` or the source checkout."""
-    env = os.environ.get(HOME_ENV)
-    return Path(env) if env else Path(__file__).resolve().parents[2]
+    """The folder new skins are written to (``$AUTOPLAY_HOME`` or the per-user data folder; see ``skin_home``)."""
+    return user_home()
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,17 +85,20 @@ class Skin:
 
 
 def list_skins(root: Path | None = None) -> list[str]:
-    folder = (root or autoplay_home()) / "calibration"
-    return sorted(p.stem for p in folder.glob("*.toml")) if folder.is_dir() else []
+    """Names of the skins under ``root``, or by default in every skin home (the user's and the shipped ones)."""
+    homes = [Path(root)] if root is not None else skin_homes()
+    return sorted({p.stem for home in homes for p in (home / "calibration").glob("*.toml")})
 
 
 def load_skin(name: str, root: Path | None = None) -> Skin:
-    """Read ``calibration/NAME.toml`` and ``templates/NAME/*.png`` under ``root`` (default: autoplay home)."""
-    home = Path(root) if root is not None else autoplay_home()
+    """Read ``calibration/NAME.toml`` and ``templates/NAME/*.png`` from ``root``, or the first skin home that has it."""
+    homes = [Path(root)] if root is not None else skin_homes()
+    found = [home for home in homes if (home / "calibration" / f"{name}.toml").is_file()]
+    if not found:
+        where = " and ".join(str(home) for home in homes)
+        raise AutoplayError(f"unknown skin {name!r} (available under {where}: {', '.join(list_skins(root)) or 'none'})")
+    home = found[0]
     path = home / "calibration" / f"{name}.toml"
-    if not path.is_file():
-        available = ", ".join(list_skins(home)) or "none"
-        raise AutoplayError(f"unknown skin {name!r} (available under {home}: {available})")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
