@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -106,7 +107,7 @@ def load_skin(name: str, root: Path | None = None) -> Skin:
     return skin_from_dict(name, data, home / "templates" / name, source=str(path))
 
 
-def skin_from_dict(name: str, data: dict, template_dir: Path, source: str = "skin") -> Skin:
+def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: str = "skin") -> Skin:
     """Build a skin from its parsed TOML; template files are read from ``template_dir``."""
     try:
         rules = Rules(**data.get("rules", {}))
@@ -147,7 +148,7 @@ def skin_from_dict(name: str, data: dict, template_dir: Path, source: str = "ski
     )
 
 
-def _counter(data: dict, template_dir: Path, source: str) -> CounterSpec | None:
+def _counter(data: dict[str, Any], template_dir: Path, source: str) -> CounterSpec | None:
     """The ``[counter]`` table and its ``[counter_glyphs]`` images, when the skin reads a mine counter."""
     table = data.get("counter")
     if not table:
@@ -156,6 +157,7 @@ def _counter(data: dict, template_dir: Path, source: str) -> CounterSpec | None:
     for stem, char in sorted(data.get("counter_glyphs", {}).items()):
         glyphs.setdefault(str(char), []).append(glyph_from_image(read_image(template_dir / f"{stem}.png")))
     try:
-        return CounterSpec(str(table["anchor"]), tuple(int(v) for v in table["box"]), str(table["format"]), glyphs)
+        x0, y0, x1, y1 = (int(v) for v in table["box"])
+        return CounterSpec(str(table["anchor"]), (x0, y0, x1, y1), str(table["format"]), glyphs)
     except (KeyError, TypeError, ValueError) as exc:
         raise AutoplayError(f"{source}: [counter]: {exc}") from None
