@@ -103,7 +103,7 @@ def collect_frames(
     frames: list[np.ndarray] = []
     clicks = 0
     for number in range(games):
-        if number:
+        if number and new_game is not None:
             new_game(frames[-1])
             mouse.forget_position()
             wait_settled(grab, baseline=frames[-1], change_timeout=2.0, timeout=5)

@@ -72,7 +72,7 @@ def write_skin(
     for stem, (_, crop) in templates.items():
         cv2.imwrite(str(template_dir / f"{stem}.png"), crop)
     small, large = min(min(p) for p in pitches), max(max(p) for p in pitches)
-    data = {
+    data: dict[str, Any] = {
         "name": name,
         "rules": {"first_click": settings.rules.first_click, "win": settings.rules.win},
         "match": {

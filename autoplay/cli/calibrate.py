@@ -163,10 +163,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     boards = [read_board(p) for p in args.labels]
     labelled = len(boards)
-    result = calibrate_supervised(images[:labelled], boards, args.name, root, settings)
-    m = result.margins
-    counts = ", ".join(f"{label!r}:{n}" for label, n in result.templates_per_label.items())
-    print(f"wrote {result.path}: templates {counts}")
+    calibrated = calibrate_supervised(images[:labelled], boards, args.name, root, settings)
+    m = calibrated.margins
+    counts = ", ".join(f"{label!r}:{n}" for label, n in calibrated.templates_per_label.items())
+    print(f"wrote {calibrated.path}: templates {counts}")
     print(
         f"margins: worst own-label distance {m.worst_own_distance:.3f}, closest other label "
         f"{m.closest_other_distance:.3f}, worst confidence {m.worst_confidence:.2f} -> min_confidence "
