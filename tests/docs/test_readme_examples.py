@@ -121,3 +121,18 @@ def test_readme_example_runs_as_written(line: str, tmp_path: Path) -> None:
 def test_help_text_is_printed_as_meant(sub: str) -> None:
     proc = subprocess.run([*autoplay(), sub, "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and "%%" not in proc.stdout, proc.stdout
+
+
+def test_the_exit_code_table_is_the_codes() -> None:
+    """The README's list of exit codes is exactly the codes the CLI can return: its errors', 0, and 130 for Ctrl-C."""
+    import inspect
+
+    from autoplay import errors
+
+    sentence = re.search(r"Exit codes: (.*?)\.", README.read_text(encoding="utf-8").replace("\n", " "))
+    assert sentence, "the README has no exit-code list"
+    listed = {int(code) for code in re.findall(r"(?:^|, )(\d+) ", sentence.group(1))}
+    raised = {
+        cls.exit_code for _, cls in inspect.getmembers(errors, inspect.isclass) if issubclass(cls, errors.AutoplayError)
+    }
+    assert listed == raised | {0, 130}, (listed, raised)
