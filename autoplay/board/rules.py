@@ -7,7 +7,7 @@ need to agree on them, and none of them owns the others.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 FirstClick = Literal["safe", "zero", "none"]
 WinRule = Literal["reveal", "flag-all"]
@@ -34,6 +34,11 @@ class Rules:
             raise ValueError(f"unknown first-click rule {self.first_click!r}")
         if self.win not in WIN_RULES:
             raise ValueError(f"unknown win rule {self.win!r}")
+
+    @classmethod
+    def from_names(cls, first_click: str = "safe", win: str = "reveal") -> Rules:
+        """The rules named as a user types them or a file stores them; ValueError for an unknown name."""
+        return cls(cast(FirstClick, first_click), cast(WinRule, win))
 
 
 @dataclass(frozen=True)

@@ -87,4 +87,4 @@ def parse_counter_option(value: str) -> tuple[str, tuple[int, int, int, int]]:
         box = ()
     if len(box) != 4:
         raise AutoplayError(f"--counter {value!r}: expected CORNER:X0,Y0,X1,Y1, e.g. top-right:55,35,165,62")
-    return anchor, box  # type: ignore[return-value]
+    return anchor, box

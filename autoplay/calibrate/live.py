@@ -19,7 +19,7 @@ import numpy as np
 
 from autoplay.control.capture import wait_settled
 from autoplay.control.mouse import Mouse
-from autoplay.control.window import Window
+from autoplay.control.window import GameWindow
 from autoplay.errors import ControlError
 from autoplay.play.player import board_rect_on_screen, board_roi
 from autoplay.vision.features import cell_patches, patch_vectors
@@ -50,7 +50,7 @@ def covered_cells(frame: np.ndarray, grid: Grid, covered: np.ndarray) -> list[in
 def play_blind(
     grab: Callable[[], np.ndarray],
     mouse: Mouse,
-    window: Window,
+    window: GameWindow,
     rng: random.Random,
     max_clicks: int = 500,
     settle: float = 0.15,
@@ -90,7 +90,7 @@ def play_blind(
 def collect_frames(
     grab: Callable[[], np.ndarray],
     mouse: Mouse,
-    window: Window,
+    window: GameWindow,
     games: int,
     new_game: Callable[[np.ndarray], None] | None,
     seed: int = 1,
@@ -103,7 +103,7 @@ def collect_frames(
     frames: list[np.ndarray] = []
     clicks = 0
     for number in range(games):
-        if number:
+        if number and new_game is not None:
             new_game(frames[-1])
             mouse.forget_position()
             wait_settled(grab, baseline=frames[-1], change_timeout=2.0, timeout=5)

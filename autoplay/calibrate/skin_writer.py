@@ -5,12 +5,13 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+import tomlkit
 
 from autoplay.board.rules import Rules
-from autoplay.calibrate.toml_writer import dumps
 from autoplay.vision.counter import CounterSpec, glyph_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE
 
@@ -71,7 +72,7 @@ def write_skin(
     for stem, (_, crop) in templates.items():
         cv2.imwrite(str(template_dir / f"{stem}.png"), crop)
     small, large = min(min(p) for p in pitches), max(max(p) for p in pitches)
-    data = {
+    data: dict[str, Any] = {
         "name": name,
         "rules": {"first_click": settings.rules.first_click, "win": settings.rules.win},
         "match": {
@@ -101,8 +102,21 @@ def write_skin(
     header = f"Skin {name!r}, written by 'autoplay calibrate'.\n[labels] maps each templates/{name}/STEM.png to its cell character; fix wrong ones here."
     if notes:
         header += "\n" + notes
-    path.write_text(dumps(data, header=header), encoding="utf-8")
+    path.write_text(skin_toml(data, header), encoding="utf-8")
     return path
+
+
+def skin_toml(data: dict[str, Any], header: str = "") -> str:
+    """The text of a skin file: ``header`` as comment lines, then ``data`` (tables for the dict entries).
+
+    tomlkit writes every string (control characters escaped) and every float exactly, so the file reads back
+    through ``tomllib`` as the very values calibration measured.
+    """
+    doc = tomlkit.document()
+    for line in header.splitlines():
+        doc.add(tomlkit.comment(line))
+    doc.update(data)
+    return tomlkit.dumps(doc)
 
 
 def numbered_stems(labels: list[str]) -> list[str]:

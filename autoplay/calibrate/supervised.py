@@ -29,7 +29,9 @@ def labelled_samples(
     images: list[np.ndarray], boards: list[Board], settings: SkinSettings
 ) -> tuple[Samples, np.ndarray, list[Grid]]:
     """Cells of every image with the label its board gives; grid sizes must agree with the boards."""
-    parts, labels, grids = [], [], []
+    parts: list[Samples] = []
+    labels: list[str] = []
+    grids: list[Grid] = []
     for index, (image, board) in enumerate(zip(images, boards)):
         grid = locate_grid(image)
         if (grid.rows, grid.cols) != (board.rows, board.cols):

@@ -6,10 +6,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from autoplay.errors import AutoplayError
 from autoplay.replay.sources import IMAGE_SUFFIXES  # light: board text and JSON only
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from autoplay.board.model import Board
+    from autoplay.replay.position_report import PositionReport
+    from autoplay.vision.grid import Grid
 
 #: Frontier cells listed one by one; beyond this the table would bury the maps below it.
 MAX_LISTED_CELLS = 200
@@ -35,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def load_position(path: str, skin_name: str | None) -> tuple[Any, Any, Any]:
+def load_position(path: str, skin_name: str | None) -> tuple[Board, np.ndarray | None, Grid | None]:
     """The board, plus the screenshot and its grid when the input is an image (for the annotated picture)."""
     from autoplay.board.textformat import read_board
 
@@ -72,7 +79,7 @@ def _cells(cells: list[tuple[int, int]], limit: int = 12) -> str:
     return shown + (f" ... ({len(cells)} cells)" if len(cells) > limit else "")
 
 
-def format_report(report: Any, colour: bool) -> str:
+def format_report(report: PositionReport, colour: bool) -> str:
     from autoplay.render.terminal import format_grid
 
     analysis, board, decision = report.analysis, report.board, report.decision
@@ -86,7 +93,7 @@ def format_report(report: Any, colour: bool) -> str:
     if analysis.approximate:
         head += " (approximate: a subsystem was too large to count)"
     out = [head, format_grid(board, analysis.probabilities, move, colour=colour), ""]
-    if decision is not None:
+    if decision is not None and move is not None:
         kind = "guess" if decision.guess else "certain"
         listed = ", ".join(f"{m.action} ({m.row},{m.col})" for m in decision.moves[:8])
         more = f" and {len(decision.moves) - 8} more" if len(decision.moves) > 8 else ""
@@ -144,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
 
         analysis, decision = report.analysis, report.decision
         move = decision.moves[0] if decision and decision.moves else None
-        if image is not None:
+        if image is not None and grid is not None:
             picture = annotate_frame(
                 image, grid, analysis.probabilities, move, analysis.safe, analysis.mines, board=report.board
             )

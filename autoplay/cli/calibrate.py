@@ -32,7 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="true board of the Nth image (repeat for more images)",
     )
     p.add_argument("--name", required=True, help="skin name: writes calibration/NAME.toml and templates/NAME/")
-    p.add_argument("--out-root", help="directory that holds calibration/ and templates/ (default: autoplay home)")
+    p.add_argument(
+        "--out-root",
+        help="directory that holds calibration/ and templates/ (default: $AUTOPLAY_HOME, else the per-user data folder)",
+    )
     p.add_argument(
         "--first-click",
         choices=["safe", "zero", "none"],
@@ -166,10 +169,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     boards = [read_board(p) for p in args.labels]
     labelled = len(boards)
-    result = calibrate_supervised(images[:labelled], boards, args.name, root, settings)
-    m = result.margins
-    counts = ", ".join(f"{label!r}:{n}" for label, n in result.templates_per_label.items())
-    print(f"wrote {result.path}: templates {counts}")
+    calibrated = calibrate_supervised(images[:labelled], boards, args.name, root, settings)
+    m = calibrated.margins
+    counts = ", ".join(f"{label!r}:{n}" for label, n in calibrated.templates_per_label.items())
+    print(f"wrote {calibrated.path}: templates {counts}")
     print(
         f"margins: worst own-label distance {m.worst_own_distance:.3f}, closest other label "
         f"{m.closest_other_distance:.3f}, worst confidence {m.worst_confidence:.2f} -> min_confidence "

@@ -6,9 +6,13 @@ import argparse
 import json
 import random
 import sys
+from typing import TYPE_CHECKING
 
 from autoplay.board.rules import PRESETS, Rules
 from autoplay.errors import UsageError
+
+if TYPE_CHECKING:
+    from autoplay.sim.game import Game
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,12 +71,12 @@ def opening(args: argparse.Namespace, default_rule: str) -> tuple[Rules, tuple[i
     from autoplay.solver.decide import first_move
 
     preset = PRESETS[args.preset]
-    rules = Rules(first_click=args.rule or default_rule)
+    rules = Rules.from_names(args.rule or default_rule)
     move = first_move(preset.rows, preset.cols, rules)
     return rules, (move.row, move.col)
 
 
-def deal(args: argparse.Namespace, index: int):
+def deal(args: argparse.Namespace, index: int) -> tuple[Game, tuple[int, int], Rules]:
     """Game number ``index`` of the run, reproducible from (seed, index), with its rules and first click."""
     from autoplay.sim.game import Game
 
@@ -94,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
 
         if args.games != 1:
             raise UsageError("--games deals games; it cannot be used with a BOARD file")
-        board, first = read_layout(args.board)
-        rules = Rules(first_click=args.rule or "safe")
-        first = first or default_first_click(board, rules)
+        board, named_first = read_layout(args.board)
+        rules = Rules.from_names(args.rule or "safe")
+        first = named_first or default_first_click(board, rules)
         grades = [grade_game(layout_game(board), first, rules, max_numbers=max_numbers)]
         title = f"{args.board}: {board.cols}x{board.rows}/{board.count('*X')}, first click ({first[0]},{first[1]})"
     else:

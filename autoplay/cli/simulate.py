@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "simulate",
         help="measure the solver's win rate on simulated games",
-        description="Play many seeded games with the solver and report the win rate with its 95%% Wilson "
+        description="Play many seeded games with the solver and report the win rate with its 95% Wilson "
         "interval, speed and guess counts. The same seed gives the same games whatever --jobs is.",
         epilog="example: autoplay simulate --preset expert --rule zero --games 2000 --seed 1 --jobs 2",
     )

@@ -44,6 +44,18 @@ class Placed(Protocol):
     height: int
 
 
+class GameWindow(Placed, Protocol):
+    """What play and live calibration need of a game's window, whichever backend found it.
+
+    An X11 :class:`Window`, a window-library window or the portable backend's screen area all qualify.
+    """
+
+    @property
+    def rect(self) -> tuple[int, int, int, int]: ...
+
+    def focus(self) -> None: ...
+
+
 def follow_geometry(window: Placed, now: tuple[int, int, int, int]) -> None:
     """Store ``now`` as ``window``'s rectangle; WindowMovedError when it differs, since located cells are stale."""
     old = (window.x, window.y, window.width, window.height)

@@ -40,7 +40,7 @@ def connected_layers(starts: Iterable[int], graph: list[set[int]], max_size: int
     Sizes are produced lazily so a caller that finds what it needs at size 2
     never pays for the much larger size-3 layer.
     """
-    layer = sorted({(k,) for k in starts})
+    layer: list[tuple[int, ...]] = sorted({(k,) for k in starts})
     for size in range(1, max_size + 1):
         if not layer:
             return

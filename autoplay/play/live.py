@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from autoplay.control.capture import grab, screen_size
 from autoplay.control.mouse import Mouse, Rect
-from autoplay.control.window import Window, find_window, list_windows
+from autoplay.control.window import GameWindow, Window, find_window, list_windows
 from autoplay.control.window_query import AmbiguousWindowError, WindowQuery
 from autoplay.errors import ControlError
-from autoplay.play.player import FINISHED, Player, board_rect_on_screen, shown_state
+from autoplay.play.player import FINISHED, Decoder, Player, board_rect_on_screen, shown_state
 from autoplay.play.portable import GameArea, PortableScreen, connect_portable
+from autoplay.vision.decode import DecodedFrame
+from autoplay.vision.grid import Grid
+from autoplay.vision.skin import Skin
 
 #: A face is the biggest clearly yellow blob above the board (xdemineur, Windows-style clones).
 _YELLOW_MIN = 180
@@ -51,7 +53,7 @@ def connect(
     wm_class: str | None,
     title: str | None,
     timeout: float = 0.0,
-    skin: Any = None,
+    skin: Skin | None = None,
     *,
     pid: int | None = None,
     backend: str = "x11",
@@ -79,7 +81,7 @@ def connect(
     return window, LiveScreen(window, display), mouse
 
 
-def window_showing_board(display: str | None, skin: Any, missing: ControlError) -> Window:
+def window_showing_board(display: str | None, skin: Skin, missing: ControlError) -> Window:
     """The topmost window that holds a board of ``skin`` somewhere on the whole screen.
 
     When several windows matched the query, only they are considered.
@@ -108,7 +110,7 @@ def window_showing_board(display: str | None, skin: Any, missing: ControlError) 
     return around[-1]  # stacking order: the last one is on top
 
 
-def vision_decoder(skin: Any, mines: int | None) -> Callable[[np.ndarray, Any], Any]:
+def vision_decoder(skin: Skin, mines: int | None) -> Decoder:
     """``decode_frame`` for this skin with the mine count the user or the launcher gave.
 
     Without the count a win cannot be recognised (the cover count is compared
@@ -117,13 +119,13 @@ def vision_decoder(skin: Any, mines: int | None) -> Callable[[np.ndarray, Any], 
     """
     from autoplay.vision import decode_frame
 
-    def decode(frame: np.ndarray, grid: Any) -> Any:
+    def decode(frame: np.ndarray, grid: Grid | None) -> DecodedFrame:
         return decode_frame(frame, skin, grid, mines)
 
     return decode
 
 
-def find_face(frame: np.ndarray, grid: Any) -> Rect | None:
+def find_face(frame: np.ndarray, grid: Grid) -> Rect | None:
     """The face button's rectangle (window pixels) in the strip above the board, or None."""
     top = int(grid.rect[1])
     strip = frame[:top]
@@ -136,13 +138,15 @@ def find_face(frame: np.ndarray, grid: Any) -> Rect | None:
     return int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1)
 
 
-def press_new_game(mouse: Mouse, window: Window, grid: Any, before: np.ndarray, new_game: dict[str, str]) -> None:
+def press_new_game(
+    mouse: Mouse, window: GameWindow, grid: Grid | None, before: np.ndarray, new_game: dict[str, str]
+) -> None:
     """Do what the skin's ``[new_game]`` says: press its key, or click its face (a guarded click on the face only)."""
     if "key" in new_game:
         mouse.hotkey(*new_game["key"].lower().split("+"))
     elif new_game.get("click") == "face":
-        face = find_face(before, grid)
-        if face is None:
+        face = find_face(before, grid) if grid is not None else None
+        if face is None or grid is None:
             raise ControlError("cannot find the face button to start a new game")
         x, y, w, h = face
         allowed = (window.x + x, window.y + y, w, h)
@@ -152,7 +156,9 @@ def press_new_game(mouse: Mouse, window: Window, grid: Any, before: np.ndarray, 
         raise ControlError(f"the skin does not say how to start a new game ({new_game or 'no [new_game]'})")
 
 
-def new_game_starter(player: Player, window: Window, new_game: dict[str, str], attempts: int = 3):
+def new_game_starter(
+    player: Player, window: GameWindow, new_game: dict[str, str], attempts: int = 3
+) -> Callable[[], None]:
     """A function that starts the next game as the skin says and returns once a game in play is shown.
 
     The action is repeated (at most ``attempts`` times) while the window still
@@ -176,7 +182,7 @@ def new_game_starter(player: Player, window: Window, new_game: dict[str, str], a
     return start
 
 
-def prepare(player: Player, window: Window) -> str:
+def prepare(player: Player, window: GameWindow) -> str:
     """Focus the window, locate the board and move the pointer off it (hover highlights a tile).
 
     Returns the state the window shows.

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -34,7 +34,10 @@ from autoplay.control.capture import Roi, Settled, wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.play.recorder import Recorder
+from autoplay.solver.decide import Decision, Move
 from autoplay.vision.debug import write_debug_image
+from autoplay.vision.decode import DecodedFrame
+from autoplay.vision.grid import Grid
 
 #: Screen rectangle ``(left, top, width, height)``.
 Rect = tuple[int, int, int, int]
@@ -52,7 +55,9 @@ class Screen(Protocol):
 
 
 class Decoder(Protocol):
-    def __call__(self, frame: np.ndarray, grid: Any | None) -> Any: ...
+    """Reads a window frame into a board, on the grid located before when one is given."""
+
+    def __call__(self, frame: np.ndarray, grid: Grid | None) -> DecodedFrame: ...
 
 
 @dataclass
@@ -115,13 +120,13 @@ class _Timed:
             self.seconds += time.perf_counter() - t
 
 
-def board_rect_on_screen(grid: Any, window: Rect) -> Rect:
+def board_rect_on_screen(grid: Grid, window: Rect) -> Rect:
     """The grid's bounding box moved from window pixels to screen pixels, as ``(left, top, width, height)``."""
     x0, y0, x1, y1 = grid.rect
     return window[0] + x0, window[1] + y0, x1 - x0, y1 - y0
 
 
-def board_roi(grid: Any | None) -> Roi | None:
+def board_roi(grid: Grid | None) -> Roi | None:
     """Slice bounds of the board in the window frame: only the board decides whether a redraw has finished."""
     if grid is None:
         return None
@@ -129,7 +134,7 @@ def board_roi(grid: Any | None) -> Roi | None:
     return y0, y1, x0, x1
 
 
-def shown_state(decoded: Any) -> str:
+def shown_state(decoded: DecodedFrame) -> str:
     """The decoder's game state, except that a confidently read mine ends the game even when other cells
 
     are unreadable: after a loss some games draw tiles (crossed-out wrong flags) a skin may not know.
@@ -145,7 +150,7 @@ def shown_state(decoded: Any) -> str:
     return state
 
 
-def unregistered(board: Board, expected: list[Any]) -> list[Any]:
+def unregistered(board: Board, expected: list[Move]) -> list[Move]:
     """Moves whose effect is missing: a revealed cell still hidden, a flagged cell without a flag."""
     missing = []
     for move in expected:
@@ -163,7 +168,7 @@ class Player:
         screen: Screen,
         mouse: Mouse,
         decode: Decoder,
-        solve: Callable[[Board], Any],
+        solve: Callable[[Board], Decision],
         settings: PlayerSettings | None = None,
         recorder: Recorder | None = None,
         on_decision: Callable[[dict[str, Any]], None] | None = None,
@@ -175,7 +180,7 @@ class Player:
         self.settings = settings or PlayerSettings()
         self.recorder = recorder
         self.on_decision = on_decision
-        self.grid: Any | None = None
+        self.grid: Grid | None = None
 
     # -- screen ---------------------------------------------------------------
     def settle(
@@ -196,23 +201,26 @@ class Player:
         )
         return settled, timed.seconds
 
-    def read(self, frame: np.ndarray) -> Any:
+    def read(self, frame: np.ndarray) -> DecodedFrame:
         decoded = self.decode(frame, self.grid)
         if getattr(decoded, "grid", None) is not None:
             self.grid = decoded.grid
         return decoded
 
     # -- acting ---------------------------------------------------------------
-    def click_moves(self, moves: list[Any]) -> int:
+    def click_moves(self, moves: list[Move]) -> int:
         """Click a batch; each click goes through the single guarded click function."""
         if self.settings.dry_run or not moves:
             return 0
+        grid = self.grid
+        if grid is None:
+            raise ControlError("no board located yet: nothing to click on")
         self.screen.check()
         window = self.screen.window_rect()
-        board = board_rect_on_screen(self.grid, window)
+        board = board_rect_on_screen(grid, window)
         for move in moves:
-            cx, cy = self.grid.cell_center(move.row, move.col)
-            button = "left" if move.action == "reveal" else "right"
+            cx, cy = grid.cell_center(move.row, move.col)
+            button: Literal["left", "right"] = "left" if move.action == "reveal" else "right"
             self.mouse.click(window[0] + cx, window[1] + cy, button, board)
         self.mouse.park(window, board)
         return len(moves)
@@ -229,7 +237,7 @@ class Player:
         game.result.seconds = time.perf_counter() - started
         return game.result
 
-    def unreadable_error(self, frame: np.ndarray, decoded: Any) -> UnreadableBoardError:
+    def unreadable_error(self, frame: np.ndarray, decoded: DecodedFrame) -> UnreadableBoardError:
         """The error to stop with if re-reading does not help; the frame is kept in the recording for calibration."""
         cells = list(getattr(decoded, "unreadable", []))
         shown = ", ".join(f"({r},{c})" for r, c in cells[:6]) + (" ..." if len(cells) > 6 else "")
@@ -245,11 +253,17 @@ class Player:
         )
 
     def log_decision(
-        self, number: int, frame: np.ndarray, decoded: Any, decision: Any, state: str, timing: dict[str, float]
+        self,
+        number: int,
+        frame: np.ndarray,
+        decoded: DecodedFrame,
+        decision: Decision,
+        state: str,
+        timing: dict[str, float],
     ) -> None:
         if self.recorder is None and self.on_decision is None:
             return
-        grid = self.grid.to_dict() if hasattr(self.grid, "to_dict") else None
+        grid = self.grid.to_dict() if self.grid is not None else None
         if self.recorder is not None:
             from autoplay.insight.record import explanation_record
 
@@ -286,9 +300,9 @@ class _GameInProgress:
         self.player = player
         self.settings = player.settings
         self.result = result
-        self.frame: np.ndarray | None = None
+        self.frame: np.ndarray = np.zeros((0, 0, 3), np.uint8)  # none yet: play_game captures before any step
         self.grabbing = self.waited = 0.0
-        self.expected: list[Any] = []
+        self.expected: list[Move] = []
         self.waited_late = False
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
@@ -335,7 +349,7 @@ class _GameInProgress:
         self.player.screen.focus()  # gnome-mines hides its board while unfocused (paused)
         self.capture(patience=4.0)
 
-    def recover(self, missing: list[Any]) -> None:
+    def recover(self, missing: list[Move]) -> None:
         """Cells of the last batch show no effect: first wait for a late redraw, then click them again.
 
         Under load a game can show a click ~100 ms late, after a first partial
@@ -354,7 +368,7 @@ class _GameInProgress:
         self.expected, self.waited_late = missing, False
         self.capture(before, patience=2.0)
 
-    def act(self, decoded: Any, decision: Any, state: str, t_decode: float, t_solve: float) -> None:
+    def act(self, decoded: DecodedFrame, decision: Decision, state: str, t_decode: float, t_solve: float) -> None:
         """Click the decision's moves as one batch, account for it, and capture the result."""
         self.rereads_left = self.settings.reread_limit
         self.retries_left = self.settings.click_retries

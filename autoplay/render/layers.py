@@ -37,8 +37,10 @@ class CellGeometry(Protocol):
     ``cell_rect`` returns corners ``(x0, y0, x1, y1)`` with x1/y1 exclusive, as vision does.
     """
 
-    rows: int
-    cols: int
+    @property
+    def rows(self) -> int: ...
+    @property
+    def cols(self) -> int: ...
 
     def cell_rect(self, row: int, col: int) -> tuple[int, int, int, int]: ...
 

@@ -51,7 +51,7 @@ def heat_colour(probability: float) -> BGR:
     for (p0, c0), (p1, c1) in itertools.pairwise(_HEAT_STOPS):
         if p <= p1:
             t = (p - p0) / (p1 - p0)
-            return tuple(round(a + (b - a) * t) for a, b in zip(c0, c1))  # type: ignore[return-value]
+            return tuple(round(a + (b - a) * t) for a, b in zip(c0, c1))
     return _HEAT_STOPS[-1][1]
 
 

@@ -125,19 +125,21 @@ def audit_games(decisions: Iterable[RecordedDecision], finals: dict[int, tuple[s
     truths: dict[int, tuple[str, ...] | None] = {}
     for game, (result, board) in sorted(finals.items()):
         try:
-            truths[game] = truth_from_final(board, result)
+            truth = truth_from_final(board, result)
         except ValueError as exc:
             truths[game] = None
             report.unverifiable.append(f"game {game}: {exc}")
             continue
+        truths[game] = truth
         report.games += 1
-        cells, wrong = compare(board, truths[game], game, "final")
+        cells, wrong = compare(board, truth, game, "final")
         report.cells += cells
         report.misreads += wrong
     for decision in decisions:
-        truth = truths.get(decision.game)
-        if truth is None:
+        known = truths.get(decision.game)
+        if known is None:
             continue
+        truth = known
         if (decision.board.rows * decision.board.cols) != len(truth):
             report.misreads.append(Misread(decision.game, decision.frame.name, -1, -1, "board size", "final size"))
             continue

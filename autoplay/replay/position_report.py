@@ -15,6 +15,8 @@ from typing import Any
 from autoplay.board.model import Board, Coord
 from autoplay.board.rules import Rules
 from autoplay.replay.decide import decide_move
+from autoplay.solver.analysis import Analysis
+from autoplay.solver.decide import Decision
 
 
 @dataclass(frozen=True)
@@ -43,18 +45,18 @@ class SubsystemReport:
 class PositionReport:
     board: Board
     mines: int | None
-    local: Any
-    global_: Any | None
+    local: Analysis
+    global_: Analysis | None
     cells: list[CellReport]
     subsystems: list[SubsystemReport]
     #: Convolution of every subsystem map: mines on the whole frontier -> frontier assignments.
     combined: dict[int, int]
     #: Global view only: mines on the frontier -> full-board solutions (off-frontier binomial applied).
     weighted: dict[int, int] = field(default_factory=dict)
-    decision: Any = None
+    decision: Decision | None = None
 
     @property
-    def analysis(self) -> Any:
+    def analysis(self) -> Analysis:
         """The view the move is chosen from: global when the mine count is known."""
         return self.global_ if self.global_ is not None else self.local
 
@@ -99,7 +101,7 @@ def _keys_to_str(counts: dict[int, int]) -> dict[str, int]:
     return {str(k): v for k, v in sorted(counts.items())}
 
 
-def decision_to_dict(decision: Any) -> dict[str, Any] | None:
+def decision_to_dict(decision: Decision | None) -> dict[str, Any] | None:
     """The solver's Decision in the same shape the live recording uses for moves."""
     if decision is None:
         return None
@@ -130,7 +132,7 @@ def convolve_counts(maps: list[dict[int, int]]) -> dict[int, int]:
     return combined
 
 
-def _mine_solutions(analysis: Any, rc: Coord) -> int | None:
+def _mine_solutions(analysis: Analysis, rc: Coord) -> int | None:
     """Solutions with a mine at ``rc``: the exact probability times the solution count is an integer."""
     exact: Fraction | None = analysis.exact.get(rc)
     if exact is None or analysis.approximate:

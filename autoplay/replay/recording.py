@@ -117,7 +117,7 @@ def rules_from_json(value: Any, source: Path) -> Rules:
         return Rules()
     try:
         if isinstance(value, str):
-            return Rules(first_click=value)
+            return Rules.from_names(value)
         if isinstance(value, dict):
             return Rules(**{k: value[k] for k in ("first_click", "win") if k in value})
     except ValueError as exc:

@@ -12,16 +12,19 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.sim.game import Game
 from autoplay.sim.stats import percentile, wilson_interval
 
+if TYPE_CHECKING:
+    from autoplay.solver.decide import Decision
+
 
 class Decider(Protocol):
-    def __call__(self, board: Board, rules: Rules, rng: random.Random) -> object: ...
+    def __call__(self, board: Board, rules: Rules, rng: random.Random) -> Decision: ...
 
 
 @dataclass(frozen=True)
@@ -53,16 +56,16 @@ def game_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"autoplay-{seed}-{index}")
 
 
-def solver_decider(time_limit: float) -> Callable[[Board, Rules, random.Random], object]:
+def solver_decider(time_limit: float) -> Callable[[Board, Rules, random.Random], Decision]:
     from autoplay.solver import choose_move
 
-    def decide(board: Board, rules: Rules, rng: random.Random) -> object:
+    def decide(board: Board, rules: Rules, rng: random.Random) -> Decision:
         return choose_move(board, board.mines, rules, time_limit=time_limit, rng=rng)
 
     return decide
 
 
-def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
+def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], Decision]:
     """The solver's decisions for ``game``, from a position kept up to date with the game's change log.
 
     Decides exactly as ``choose_move(game.board(), ...)`` would, without re-reading the whole board
@@ -74,7 +77,7 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
     tracker = PositionTracker(game.rows, game.cols)
     synced = [0, 0]  # how much of the opened and flagged logs the tracker has seen
 
-    def decide() -> object:
+    def decide() -> Decision:
         if not game.opened:
             if spec.first_cell is not None:
                 start = Move("reveal", *spec.first_cell, 0.0)
@@ -87,7 +90,7 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
     return decide
 
 
-def play_out(game: Game, next_decision: Callable[[], object]) -> tuple[int, int, list[float], str | None]:
+def play_out(game: Game, next_decision: Callable[[], Decision]) -> tuple[int, int, list[float], str | None]:
     """Apply decisions to ``game`` until it ends: (guesses, decisions, seconds per decision, error or None).
 
     A decision that makes no progress twice in a row ends the game with an error instead of looping.
@@ -132,7 +135,7 @@ def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = No
     else:
         given = decide
 
-        def next_decision() -> object:
+        def next_decision() -> Decision:
             return given(game.board(), spec.rules, solver_rng)
 
     guesses, decisions, times, error = play_out(game, next_decision)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
     """95% Wilson score interval: honest near 0% and 100%, unlike the normal approximation."""
@@ -18,9 +20,6 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
 
 
 def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100); nan for no values."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    rank = max(1, math.ceil(q / 100 * len(ordered)))
-    return ordered[min(rank, len(ordered)) - 1]
+    """numpy's percentile (q in 0..100, linear interpolation), the one used for every reported timing; nan for no
+    values, where numpy would raise."""
+    return float(np.percentile(values, q)) if len(values) else math.nan

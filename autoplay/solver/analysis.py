@@ -14,6 +14,7 @@ only in the reported grid.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -27,7 +28,7 @@ from autoplay.solver.position import Position, read_position
 Coord = tuple[int, int]
 
 #: Component counts keyed by their constraints; consecutive decisions of one game share most components.
-_CACHE: dict[tuple, ComponentCount] = {}
+_CACHE: dict[tuple[tuple[tuple[int, ...], int], ...], ComponentCount] = {}
 _CACHE_LIMIT = 4096
 
 
@@ -372,7 +373,7 @@ def _global(
     return shares, total, weights, off_share
 
 
-def _count_mismatch(pos: Position, dists: list[list[int]], n_off: int, left: int) -> ContradictionError:
+def _count_mismatch(pos: Position, dists: Sequence[Sequence[int]], n_off: int, left: int) -> ContradictionError:
     least = sum(next(m for m, w in enumerate(d) if w) for d in dists)
     most = sum(max(m for m, w in enumerate(d) if w) for d in dists) + n_off
     numbers = [con.cell for con in pos.constraints]

@@ -9,6 +9,7 @@ number meets its neighbours.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,7 +47,7 @@ class Position:
     def coord(self, index: int) -> tuple[int, int]:
         return divmod(index, self.cols)
 
-    def coords(self, indices) -> list[tuple[int, int]]:
+    def coords(self, indices: Iterable[int]) -> list[tuple[int, int]]:
         cols = self.cols
         return sorted(divmod(i, cols) for i in indices)
 
@@ -106,7 +107,10 @@ _DIGIT_VALUE = _lookup(DIGITS, list(range(len(DIGITS))), default=-1)
 def _around(mask: np.ndarray) -> np.ndarray:
     """How many of each cell's eight neighbours are set in ``mask``."""
     p = np.pad(mask, 1)
-    return p[:-2, :-2] + p[:-2, 1:-1] + p[:-2, 2:] + p[1:-1, :-2] + p[1:-1, 2:] + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:]
+    around: np.ndarray = (
+        p[:-2, :-2] + p[:-2, 1:-1] + p[:-2, 2:] + p[1:-1, :-2] + p[1:-1, 2:] + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:]
+    )
+    return around
 
 
 def _checked(cell: int, value: int, unknowns: tuple[int, ...], flagged: list[int], cols: int) -> Constraint:

@@ -28,13 +28,13 @@ def squared_distances(vectors: np.ndarray, templates: np.ndarray) -> np.ndarray:
     """Mean squared difference between every vector and every template (N x M), via one matrix product."""
     dim = vectors.shape[1]
     # cv2.gemm rather than numpy's matmul: OpenBLAS threads spin badly on a busy 2-core machine.
-    cross = cv2.gemm(vectors, templates, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+    cross = cv2.gemm(vectors, templates, 1.0, None, 0.0, flags=cv2.GEMM_2_T)  # type: ignore[call-overload]
     d2 = (
         np.einsum("ij,ij->i", vectors, vectors)[:, None]
         + np.einsum("ij,ij->i", templates, templates)[None, :]
         - 2.0 * cross
     )
-    return np.maximum(d2, 0.0) / dim
+    return np.asarray(np.maximum(d2, 0.0) / dim)
 
 
 def per_label_best(d2: np.ndarray, template_labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -61,7 +61,7 @@ def write_search_debug(path: str | Path, image: np.ndarray, skin: Skin | None = 
     """Debug picture for "no board found": every square region that was considered a possible tile."""
     from autoplay.vision.locate import DEFAULT_PITCH_RANGE, tile_candidates
 
-    pitch_range = tuple(skin.pitch_range) if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
+    pitch_range = skin.pitch_range if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
     centres, sides = tile_candidates(image, pitch_range)
     boxes = [(int(x - s / 2), int(y - s / 2), int(x + s / 2), int(y + s / 2)) for (x, y), s in zip(centres, sides)]
     return write_debug_image(path, image, None, search_boxes=boxes)

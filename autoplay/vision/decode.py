@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -63,7 +64,7 @@ class DecodedFrame:
             debug = write_debug_image(debug_path, self.image, self.grid, self.unreadable)
         raise UnreadableBoardError(describe_cells("unreadable cells", self.unreadable), debug_image=debug)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "board": self.board.row_strings(),
             "mines": self.board.mines,

@@ -27,7 +27,7 @@ def _axis_samples(edges: np.ndarray, per_cell: int, inset: float, scale: float) 
     lo, hi = edges[:-1, None], edges[1:, None]
     frac = inset + (1 - 2 * inset) * (np.arange(per_cell) + 0.5) / per_cell
     continuous = lo + (hi - lo) * frac[None, :]
-    return (continuous.ravel() * scale - 0.5).astype(np.float32)
+    return np.asarray(continuous.ravel() * scale - 0.5, dtype=np.float32)
 
 
 @lru_cache(maxsize=32)
@@ -71,4 +71,5 @@ def patch_vectors(patches: np.ndarray) -> np.ndarray:
 def crop_patch(crop: np.ndarray, size: int = DEFAULT_SIZE, inset: float = DEFAULT_INSET) -> np.ndarray:
     """The patch of a single cell image (a template file), sampled exactly as cells on a board are."""
     h, w = crop.shape[:2]
-    return cell_patches(crop, Grid(np.array([0.0, w]), np.array([0.0, h])), size, inset)[0, 0]
+    patch: np.ndarray = cell_patches(crop, Grid(np.array([0.0, w]), np.array([0.0, h])), size, inset)[0, 0]
+    return patch

@@ -9,6 +9,7 @@ slicing, click targets, debug drawings) reads the edges, never a pitch.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -65,7 +66,7 @@ class Grid:
         """The same grid in another coordinate frame (e.g. from a window crop to the screen)."""
         return Grid(self.xs + dx, self.ys + dy)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "rows": self.rows,
             "cols": self.cols,
@@ -74,7 +75,7 @@ class Grid:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Grid:
+    def from_dict(cls, data: dict[str, Any]) -> Grid:
         grid = cls(np.array(data["xs"], dtype=np.float64), np.array(data["ys"], dtype=np.float64))
         if ("rows" in data and data["rows"] != grid.rows) or ("cols" in data and data["cols"] != grid.cols):
             raise ValueError("grid rows/cols do not match its edge arrays")

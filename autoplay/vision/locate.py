@@ -89,7 +89,7 @@ def _lattice_members(centres: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray
     pitch_y = _dominant_step(dy[vert])
     if pitch_x is None and pitch_y is None:
         return np.array([], dtype=int), 0.0, 0.0
-    pitch_x = pitch_x or pitch_y
+    pitch_x = pitch_x or pitch_y or 0.0
     pitch_y = pitch_y or pitch_x
     links = np.zeros_like(horiz)
     for along, across, pitch in ((dx, dy, pitch_x), (dy, dx, pitch_y)):
@@ -148,7 +148,7 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     With a skin, its pitch range narrows the search (fewer false tiles on a busy
     desktop).  Raises :class:`UnreadableBoardError` when no lattice of tiles is found.
     """
-    pitch_range = tuple(skin.pitch_range) if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
+    pitch_range = skin.pitch_range if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
     centres, sides = tile_candidates(image, pitch_range)
     if len(centres) < MIN_TILES:
         raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")

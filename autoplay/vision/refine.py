@@ -15,6 +15,7 @@ across the middle of the board, which keeps the search to a few milliseconds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -37,10 +38,18 @@ def template_fit(image: np.ndarray, grid: Grid, skin: Skin) -> float:
     return float(squared_distances(vectors, templates).min(axis=1).mean())
 
 
+def _fit_xs(image: np.ndarray, skin: Skin, rows: np.ndarray, xs: np.ndarray) -> float:
+    return template_fit(image, Grid(xs, rows), skin)
+
+
+def _fit_ys(image: np.ndarray, skin: Skin, cols: np.ndarray, ys: np.ndarray) -> float:
+    return template_fit(image, Grid(cols, ys), skin)
+
+
 def _stretch(edges: np.ndarray, first: float, last: float) -> np.ndarray:
     """Edges with the first moved by ``first`` px, the last by ``last`` px and those between in proportion."""
     t = (edges - edges[0]) / (edges[-1] - edges[0])
-    return np.round(edges + first + (last - first) * t)
+    return np.asarray(np.round(edges + first + (last - first) * t))
 
 
 def _valid(edges: np.ndarray, limit: int) -> bool:
@@ -74,9 +83,9 @@ def refine_grid(image: np.ndarray, grid: Grid, skin: Skin, reach: int = 1) -> Gr
         return grid  # the cells already sit on their templates: nothing a pixel could improve
     for _ in range(2):  # each axis is judged on the other's current edges: settle again after a change
         rows = ys[_band(ys)]
-        new_xs = _best_edges(xs, width, lambda v, rows=rows: template_fit(image, Grid(v, rows), skin), reach)
+        new_xs = _best_edges(xs, width, partial(_fit_xs, image, skin, rows), reach)
         cols = new_xs[_band(new_xs)]
-        new_ys = _best_edges(ys, height, lambda v, cols=cols: template_fit(image, Grid(cols, v), skin), reach)
+        new_ys = _best_edges(ys, height, partial(_fit_ys, image, skin, cols), reach)
         if np.array_equal(new_xs, xs) and np.array_equal(new_ys, ys):
             break
         xs, ys = new_xs, new_ys

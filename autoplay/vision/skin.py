@@ -9,10 +9,10 @@ place a user corrects a wrong guess of the unsupervised calibration.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -22,16 +22,15 @@ from autoplay.errors import AutoplayError
 from autoplay.vision.counter import CounterSpec, glyph_from_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
 from autoplay.vision.image_io import read_image
+from autoplay.vision.skin_home import skin_homes, user_home
 
-HOME_ENV = "AUTOPLAY_HOME"
 #: A label that marks a template as not yet named (unsupervised calibration leaves these for the user).
 UNNAMED = "unnamed"
 
 
 def autoplay_home() -> Path:
-    """The directory holding ``calibration/`` and ``templates/``: ``$AUTOPLAY_HOME`` or the source checkout."""
-    env = os.environ.get(HOME_ENV)
-    return Path(env) if env else Path(__file__).resolve().parents[2]
+    """The folder new skins are written to (``$AUTOPLAY_HOME`` or the per-user data folder; see ``skin_home``)."""
+    return user_home()
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,17 +86,20 @@ class Skin:
 
 
 def list_skins(root: Path | None = None) -> list[str]:
-    folder = (root or autoplay_home()) / "calibration"
-    return sorted(p.stem for p in folder.glob("*.toml")) if folder.is_dir() else []
+    """Names of the skins under ``root``, or by default in every skin home (the user's and the shipped ones)."""
+    homes = [Path(root)] if root is not None else skin_homes()
+    return sorted({p.stem for home in homes for p in (home / "calibration").glob("*.toml")})
 
 
 def load_skin(name: str, root: Path | None = None) -> Skin:
-    """Read ``calibration/NAME.toml`` and ``templates/NAME/*.png`` under ``root`` (default: autoplay home)."""
-    home = Path(root) if root is not None else autoplay_home()
+    """Read ``calibration/NAME.toml`` and ``templates/NAME/*.png`` from ``root``, or the first skin home that has it."""
+    homes = [Path(root)] if root is not None else skin_homes()
+    found = [home for home in homes if (home / "calibration" / f"{name}.toml").is_file()]
+    if not found:
+        where = " and ".join(str(home) for home in homes)
+        raise AutoplayError(f"unknown skin {name!r} (available under {where}: {', '.join(list_skins(root)) or 'none'})")
+    home = found[0]
     path = home / "calibration" / f"{name}.toml"
-    if not path.is_file():
-        available = ", ".join(list_skins(home)) or "none"
-        raise AutoplayError(f"unknown skin {name!r} (available under {home}: {available})")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -105,7 +107,7 @@ def load_skin(name: str, root: Path | None = None) -> Skin:
     return skin_from_dict(name, data, home / "templates" / name, source=str(path))
 
 
-def skin_from_dict(name: str, data: dict, template_dir: Path, source: str = "skin") -> Skin:
+def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: str = "skin") -> Skin:
     """Build a skin from its parsed TOML; template files are read from ``template_dir``."""
     try:
         rules = Rules(**data.get("rules", {}))
@@ -146,7 +148,7 @@ def skin_from_dict(name: str, data: dict, template_dir: Path, source: str = "ski
     )
 
 
-def _counter(data: dict, template_dir: Path, source: str) -> CounterSpec | None:
+def _counter(data: dict[str, Any], template_dir: Path, source: str) -> CounterSpec | None:
     """The ``[counter]`` table and its ``[counter_glyphs]`` images, when the skin reads a mine counter."""
     table = data.get("counter")
     if not table:
@@ -155,6 +157,7 @@ def _counter(data: dict, template_dir: Path, source: str) -> CounterSpec | None:
     for stem, char in sorted(data.get("counter_glyphs", {}).items()):
         glyphs.setdefault(str(char), []).append(glyph_from_image(read_image(template_dir / f"{stem}.png")))
     try:
-        return CounterSpec(str(table["anchor"]), tuple(int(v) for v in table["box"]), str(table["format"]), glyphs)
+        x0, y0, x1, y1 = (int(v) for v in table["box"])
+        return CounterSpec(str(table["anchor"]), (x0, y0, x1, y1), str(table["format"]), glyphs)
     except (KeyError, TypeError, ValueError) as exc:
         raise AutoplayError(f"{source}: [counter]: {exc}") from None

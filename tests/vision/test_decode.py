@@ -141,9 +141,10 @@ def test_skins_are_found_and_unknown_ones_listed(tmp_path: Path, monkeypatch: py
     with pytest.raises(AutoplayError, match="unknown skin 'no-such-game'") as info:
         load_skin("no-such-game")
     assert all(name in str(info.value) for name in ("gnome-mines", "win7", "xdemineur"))
-    monkeypatch.setenv("AUTOPLAY_HOME", str(tmp_path))
+    monkeypatch.setenv("AUTOPLAY_HOME", str(tmp_path))  # an empty user home: the shipped skins are still there
+    assert load_skin("xdemineur").rules == skin.rules
     with pytest.raises(AutoplayError, match="available .*none"):
-        load_skin("xdemineur")
+        load_skin("xdemineur", tmp_path)
 
 
 def test_shipped_gnome_skin_knows_its_game() -> None:
