@@ -25,6 +25,6 @@ if [ ! -x .venv/bin/python ]; then
   $PYTHON -m venv .venv
 fi
 echo "==> installing autoplay and its pinned dependencies into .venv"
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]" 2>&1 | grep -v "is ignored" || true
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,cluster]" 2>&1 | grep -v "is ignored" || true
 .venv/bin/python -c "import autoplay, cv2, numpy, mss" || { echo "install failed: autoplay does not import" >&2; exit 1; }
 echo "==> ready: .venv/bin/autoplay --help"
