@@ -15,6 +15,7 @@ compared cell by cell; the script stops if any differs by more than 1e-12.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import platform
 import random
 import statistics
@@ -132,7 +133,7 @@ def main() -> int:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     print(f"Command: `python benchmarks/engine_vs_toollib.py {' '.join(sys.argv[1:])}`, commit {commit}  ")
     print(
-        f"Python {platform.python_version()}, ms_toollib {getattr(ms_toollib, '__version__', '?')}; {len(boards)} "
+        f"Python {platform.python_version()}, ms_toollib {importlib.metadata.version('ms-toollib')}; {len(boards)} "
         f"expert {'mid-game' if args.every_decision else 'engine'} positions (first click safe, seed {args.seed}); CPU time, fastest of {args.repeats} per "
         f"position; {cells} hidden cells agree to {worst:.1e}.\n"
     )
