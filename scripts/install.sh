@@ -62,7 +62,7 @@ fi
 echo "==> installing autoplay and the versions in constraints.txt into .venv"
 # pip's own messages pass through (a few "location ... is ignored" notes about local package mirrors are dropped);
 # its exit status is kept, so a failed install stops here.
-.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[test]" \
+.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[test,cluster]" \
   2> >(grep -v "is ignored: it is neither a file nor a directory" >&2) ||
   { echo "install.sh: pip could not install autoplay (its error is above)" >&2; exit 1; }
 .venv/bin/python -c "import autoplay, cv2, numpy, mss" || { echo "install.sh: installed, but autoplay does not import" >&2; exit 1; }

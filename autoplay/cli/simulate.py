@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 
 from autoplay.board.rules import FIRST_CLICK_RULES, PRESETS, WIN_RULES, Rules
-from autoplay.errors import AutoplayError
+from autoplay.errors import AutoplayError, UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,6 +43,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--time-limit", type=float, default=1.0, help="seconds per decision before falling back (default: 1)"
     )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the games on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' to start a "
+        "local cluster of --jobs worker processes; results are identical to a local run with the same seed "
+        '(needs pip install "autoplay[cluster]")',
+    )
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=None,
+        help="games per batch sent to a worker (default: 8 locally, 25 on a cluster)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=run)
 
@@ -70,21 +84,57 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.sim.runner import run_games, summarise
 
     if args.games < 1:
-        raise AutoplayError("--games must be at least 1")
+        raise UsageError("--games must be at least 1")
+    if args.jobs < 0:
+        raise UsageError("--jobs must be 0 (all cores) or more")
+    if args.batch is not None and args.batch < 1:
+        raise UsageError("--batch must be at least 1")
     spec = spec_from_args(args)
     jobs = args.jobs or os.cpu_count() or 1
+    if args.scheduler:
+        from autoplay.sim.cluster import DEFAULT_BATCH, run_games_on_cluster
+
+        def announce(address: str) -> None:
+            if not args.json:
+                print(f"running on the Dask scheduler at {address}", file=sys.stderr)
+
+        games = run_games_on_cluster(
+            spec,
+            args.games,
+            args.seed,
+            args.scheduler,
+            workers=jobs,
+            batch=args.batch or DEFAULT_BATCH,
+            on_connect=announce,
+        )
+    else:
+        games = run_games(spec, args.games, args.seed, jobs=jobs, chunk=args.batch or 8)
     results = []
+    wins = 0
+    interrupted = False
     started = time.perf_counter()
-    with Progress(args.games, "simulate") as bar:
-        for result in run_games(spec, args.games, args.seed, jobs=jobs):
-            results.append(result)
-            wins = sum(r.won for r in results)
-            bar.advance(suffix=f"win {100 * wins / len(results):.1f}%")
+    try:
+        with Progress(args.games, "simulate") as bar:
+            for result in games:
+                results.append(result)
+                wins += result.won
+                bar.advance(suffix=f"win {100 * wins / len(results):.1f}%")
+    except KeyboardInterrupt:
+        games.close()  # cancels what is still queued (worker processes or cluster batches)
+        if not results:
+            raise
+        interrupted = True
     summary = summarise(spec, results, time.perf_counter() - started, args.seed, jobs)
+    if interrupted:
+        # Nothing finished is lost: the games played so far are summarised, and the exit code still says Ctrl-C.
+        print(f"interrupted: summary of the {len(results)} of {args.games} games finished", file=sys.stderr)
     if args.json:
         print(json.dumps(summary.to_dict()))
     else:
         lo, hi = summary.ci95
+        where = f"the Dask cluster {args.scheduler}" if args.scheduler else f"{jobs} process(es)"
+        if args.scheduler == "local":
+            where = f"a local Dask cluster of {jobs} worker(s)"
         print(
             f"{spec.cols}x{spec.rows}/{spec.mines}, first click {spec.rules.first_click}, win rule {spec.rules.win}, seed {args.seed}"
         )
@@ -93,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
             f"(95% CI {100 * lo:.2f}-{100 * hi:.2f}%)"
         )
         print(
-            f"speed {summary.games_per_second:.1f} games/s on {jobs} process(es); decision median "
+            f"speed {summary.games_per_second:.1f} games/s on {where}; decision median "
             f"{summary.decision_ms_median:.2f} ms, p99 {summary.decision_ms_p99:.1f} ms, max {summary.decision_ms_max:.0f} ms"
         )
         print(
@@ -102,4 +152,6 @@ def run(args: argparse.Namespace) -> int:
         )
         if summary.errors:
             print(f"warning: {summary.errors} game(s) aborted because the solver made no progress")
+    if interrupted:
+        return 130
     return 1 if summary.errors else 0

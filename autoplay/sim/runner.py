@@ -10,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -152,20 +152,23 @@ def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = No
     )
 
 
-def _play_chunk(args: tuple[GameSpec, int, list[int]]) -> list[GameResult]:
+def play_chunk(args: tuple[GameSpec, int, list[int]]) -> list[GameResult]:
+    """Play a batch of games of one run; the unit of work handed to a worker process or a cluster."""
     spec, seed, indices = args
     return [play_game(spec, seed, i) for i in indices]
 
 
-def run_games(spec: GameSpec, games: int, seed: int, jobs: int = 1, chunk: int = 8) -> Iterator[GameResult]:
+def run_games(
+    spec: GameSpec, games: int, seed: int, jobs: int = 1, chunk: int = 8
+) -> Generator[GameResult, None, None]:
     """Yield results as they finish (in no particular order when ``jobs`` > 1)."""
     chunks = [(spec, seed, list(range(start, min(start + chunk, games)))) for start in range(0, games, chunk)]
     if jobs <= 1:
         for item in chunks:
-            yield from _play_chunk(item)
+            yield from play_chunk(item)
         return
     with multiprocessing.get_context().Pool(jobs) as pool:
-        for results in pool.imap_unordered(_play_chunk, chunks):
+        for results in pool.imap_unordered(play_chunk, chunks):
             yield from results
 
 
@@ -200,6 +203,8 @@ class Summary:
 
 
 def summarise(spec: GameSpec, results: list[GameResult], seconds: float, seed: int, jobs: int) -> Summary:
+    """The run's figures; the same games give the same figures whatever order they finished in."""
+    results = sorted(results, key=lambda r: r.index)
     n = len(results)
     wins = sum(r.won for r in results)
     times = [t for r in results for t in r.decision_times]

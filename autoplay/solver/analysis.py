@@ -14,7 +14,7 @@ only in the reported grid.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -63,7 +63,7 @@ class Analysis:
     cols: int
     mode: str
     probabilities: list[list[float | None]]
-    exact: dict[Coord, Fraction]
+    exact: Mapping[Coord, Fraction]
     safe: list[Coord]
     mines: list[Coord]
     solutions: int
@@ -151,7 +151,7 @@ def tally(pos: Position, mines: int | None, *, deadline: float | None = None) ->
         shares, solutions = _local(counts)
         return Tally(False, shares, solutions, {}, None, counts, estimates, estimated)
     frontier = {j for piece in pieces for cells, _ in piece for j in cells}
-    off = tuple(j for j in pos.unknown if j not in frontier)
+    off = tuple(sorted(set(pos.unknown).difference(frontier)))
     expected = round(sum(estimates.values()))
     try:
         shares, solutions, weights, off_share = _global(pos, counts, off, mines_left - expected)
@@ -393,24 +393,23 @@ def _count_mismatch(pos: Position, dists: Sequence[Sequence[int]], n_off: int, l
 # -- the result ---------------------------------------------------------------
 def _build(pos: Position, t: Tally) -> Analysis:
     rows, cols = pos.rows, pos.cols
-    grid: list[list[float | None]] = [[None] * cols for _ in range(rows)]
+    flat: list[float | None] = [None] * (rows * cols)
     for j in pos.known_mines:
-        grid[j // cols][j % cols] = 1.0
-    exact: dict[Coord, Fraction] = {}
+        flat[j] = 1.0
     for cells, num, den in t.shares:
-        p = Fraction(num, den)
-        value = num / den
+        value = num / den  # int / int rounds correctly however large the counts are
         for j in cells:
-            r, c = divmod(j, cols)
-            grid[r][c] = value
-            exact[(r, c)] = p
+            flat[j] = value
     for j, value in t.estimates.items():
-        grid[j // cols][j % cols] = value
+        flat[j] = value
+    grid = [flat[r * cols : (r + 1) * cols] for r in range(rows)]
+    exact: Mapping[Coord, Fraction]
     if t.approximate:
         # the global coupling is no longer exact; keep only what each exact component proves on its own
         exact = {}
         safe, mines = _locally_certain(t.counts)
     else:
+        exact = ExactShares(t.shares, cols)
         safe = [j for cells, num, _den in t.shares if num == 0 for j in cells]
         mines = [j for cells, num, den in t.shares if num == den for j in cells]
     components = [
@@ -432,6 +431,49 @@ def _build(pos: Position, t: Tally) -> Analysis:
         approximate=t.approximate,
         position=pos,
     )
+
+
+class ExactShares(Mapping[Coord, Fraction]):
+    """Each counted cell's exact mine probability, made into a :class:`Fraction` only when asked for.
+
+    A position's shares hold one ``(cells, num, den)`` per group of cells with the same probability; most
+    callers want the float grid, so building a Fraction (a gcd of numbers with hundreds of digits) and a
+    dictionary entry for every one of the few hundred hidden cells of an expert board is left to those that
+    read ``Analysis.exact``.
+
+    >>> shares = ExactShares([((0, 1), 1, 4), ((5,), 0, 1)], cols=3)
+    >>> shares[(0, 1)], shares[(1, 2)], len(shares)
+    (Fraction(1, 4), Fraction(0, 1), 3)
+    """
+
+    def __init__(self, shares: list[tuple[tuple[int, ...], int, int]], cols: int) -> None:
+        self._shares = shares
+        self._cols = cols
+        self._where: dict[Coord, int] | None = None
+        self._fractions: dict[int, Fraction] = {}
+
+    def _index(self) -> dict[Coord, int]:
+        if self._where is None:
+            cols = self._cols
+            self._where = {divmod(j, cols): k for k, (cells, _n, _d) in enumerate(self._shares) for j in cells}
+        return self._where
+
+    def __getitem__(self, rc: Coord) -> Fraction:
+        k = self._index()[rc]
+        found = self._fractions.get(k)
+        if found is None:
+            _cells, num, den = self._shares[k]
+            found = self._fractions[k] = Fraction(num, den)
+        return found
+
+    def __contains__(self, rc: object) -> bool:
+        return rc in self._index()
+
+    def __iter__(self) -> Iterator[Coord]:
+        return iter(self._index())
+
+    def __len__(self) -> int:
+        return len(self._index())
 
 
 def _locally_certain(counts: list[ComponentCount]) -> tuple[list[int], list[int]]:

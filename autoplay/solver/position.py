@@ -106,7 +106,9 @@ _DIGIT_VALUE = _lookup(DIGITS, list(range(len(DIGITS))), default=-1)
 
 def _around(mask: np.ndarray) -> np.ndarray:
     """How many of each cell's eight neighbours are set in ``mask``."""
-    p = np.pad(mask, 1)
+    rows, cols = mask.shape
+    p = np.zeros((rows + 2, cols + 2), mask.dtype)  # a zero border; np.pad costs several times more
+    p[1:-1, 1:-1] = mask
     around: np.ndarray = (
         p[:-2, :-2] + p[:-2, 1:-1] + p[:-2, 2:] + p[1:-1, :-2] + p[1:-1, 2:] + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:]
     )
