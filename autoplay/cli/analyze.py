@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from autoplay.errors import AutoplayError
+from autoplay.cli.arguments import non_negative_int
+from autoplay.errors import UsageError
 from autoplay.replay.sources import IMAGE_SUFFIXES  # light: board text and JSON only
 
 #: Frontier cells listed one by one; beyond this the table would bury the maps below it.
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("position", metavar="BOARD.txt|IMAGE", help="board text file, or a screenshot (with --skin)")
     p.add_argument("--skin", help="skin to decode a screenshot with (see calibration/)")
-    p.add_argument("--mines", type=int, help="total mine count (overrides the board's mines= header)")
+    p.add_argument("--mines", type=non_negative_int, help="total mine count (overrides the board's mines= header)")
     p.add_argument("--out", metavar="FILE.png", help="write a picture with the heat map and the chosen move")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=run)
@@ -43,7 +44,7 @@ def load_position(path: str, skin_name: str | None) -> tuple[Any, Any, Any]:
     if p.suffix.lower() not in IMAGE_SUFFIXES:
         return read_board(p), None, None
     if not skin_name:
-        raise AutoplayError(f"{p}: a screenshot needs --skin NAME to be decoded")
+        raise UsageError(f"{p}: a screenshot needs --skin NAME to be decoded")
     from autoplay.vision import decode_frame, load_skin, read_image
 
     image = read_image(p)
@@ -135,8 +136,6 @@ def format_report(report: Any, colour: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     from autoplay.replay.position_report import report_position
 
-    if args.mines is not None and args.mines < 0:
-        raise AutoplayError("--mines cannot be negative")
     board, image, grid = load_position(args.position, args.skin)
     report = report_position(board, args.mines)
     if args.out:

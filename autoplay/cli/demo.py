@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from autoplay.cli.arguments import positive_int
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -20,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "OUT/demo-<timestamp>/ (frames, decisions, annotated pictures).",
     )
     p.add_argument("--game", default="gnome-mines", choices=["gnome-mines", "xdemineur"])
-    p.add_argument("--games", type=int, default=3, metavar="N", help="games to play (default 3)")
+    p.add_argument("--games", type=positive_int, default=3, metavar="N", help="games to play (default 3)")
     p.add_argument("--preset", default="expert", choices=["beginner", "intermediate", "expert"])
     p.add_argument("--out", default="runs", metavar="DIR", help="parent folder of the run (default ./runs)")
     p.set_defaults(func=run)

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from autoplay.cli.arguments import non_negative_int, non_negative_seconds, positive_int, positive_seconds
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -17,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "or press Ctrl-C to stop.",
     )
     p.add_argument("--skin", required=True, help="skin name (calibration/NAME.toml), e.g. gnome-mines, xdemineur")
-    p.add_argument("--games", type=int, default=1, metavar="N", help="games to play in a row (default 1)")
+    p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games to play in a row (default 1)")
     p.add_argument("--record", metavar="DIR", help="save every frame and decision for 'autoplay replay'")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--dry-run", action="store_true", help="decode and print the next move without clicking")
@@ -28,11 +30,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--title", help="part of the game window's title (default: from the skin)")
     p.add_argument("--display", help="X display to play on (default: $DISPLAY)")
-    p.add_argument("--mines", type=int, help="total mines, when the skin cannot tell from the board size")
-    p.add_argument("--time-limit", type=float, default=1.0, metavar="S", help="solver time per decision (default 1 s)")
+    p.add_argument("--mines", type=non_negative_int, help="total mines, when the skin cannot tell from the board size")
+    p.add_argument(
+        "--time-limit", type=positive_seconds, default=1.0, metavar="S", help="solver time per decision (default 1 s)"
+    )
     p.add_argument(
         "--settle",
-        type=float,
+        type=non_negative_seconds,
         default=0.035,
         metavar="S",
         help="the board counts as redrawn once unchanged this long (default 0.035 s; gnome-mines draws "
@@ -40,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--wait-window",
-        type=float,
+        type=non_negative_seconds,
         default=0.0,
         metavar="S",
         help="keep looking for the window this long (default: fail at once)",
@@ -51,7 +55,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from autoplay.errors import AutoplayError
     from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
     from autoplay.play.player import Player, PlayerSettings
     from autoplay.play.recorder import Recorder
@@ -59,8 +62,6 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.solver import choose_move
     from autoplay.vision import load_skin
 
-    if args.games < 1:
-        raise AutoplayError("--games must be at least 1")
     display = args.display or os.environ.get("DISPLAY")
     skin = load_skin(args.skin)
     wm_class = args.window_class or skin.window.get("wm_class") or (None if args.title else args.skin)

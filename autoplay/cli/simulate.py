@@ -8,7 +8,8 @@ import os
 import time
 
 from autoplay.board.rules import FIRST_CLICK_RULES, PRESETS, WIN_RULES, Rules
-from autoplay.errors import AutoplayError
+from autoplay.cli.arguments import non_negative_int, positive_int, positive_seconds
+from autoplay.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,9 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example: autoplay simulate --preset expert --rule zero --games 2000 --seed 1 --jobs 2",
     )
     p.add_argument("--preset", choices=sorted(PRESETS), default="expert", help="board size (default: expert 30x16/99)")
-    p.add_argument("--rows", type=int, help="custom rows (overrides the preset)")
-    p.add_argument("--cols", type=int, help="custom columns (overrides the preset)")
-    p.add_argument("--mines", type=int, help="custom mine count (overrides the preset)")
+    p.add_argument("--rows", type=positive_int, help="custom rows (overrides the preset)")
+    p.add_argument("--cols", type=positive_int, help="custom columns (overrides the preset)")
+    p.add_argument("--mines", type=non_negative_int, help="custom mine count (overrides the preset)")
     p.add_argument(
         "--rule",
         choices=FIRST_CLICK_RULES,
@@ -36,11 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="reveal",
         help="reveal = all safe cells revealed; flag-all = every mine flagged too (default: reveal)",
     )
-    p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
+    p.add_argument("--games", type=positive_int, default=1000, help="number of games (default: 1000)")
     p.add_argument("--seed", type=int, default=1, help="run seed; game i uses (seed, i) (default: 1)")
-    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    p.add_argument("--jobs", type=non_negative_int, default=0, help="worker processes (default 0: all cores)")
     p.add_argument(
-        "--time-limit", type=float, default=1.0, help="seconds per decision before falling back (default: 1)"
+        "--time-limit", type=positive_seconds, default=1.0, help="seconds per decision before falling back (default: 1)"
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=run)
@@ -54,14 +55,14 @@ def spec_from_args(args: argparse.Namespace):
     cols = args.cols if args.cols is not None else preset.cols
     mines = args.mines if args.mines is not None else preset.mines
     if rows < 1 or cols < 1 or rows * cols > 100_000:
-        raise AutoplayError(f"a {rows}x{cols} board is not playable (1 to 100000 cells)")
+        raise UsageError(f"a {rows}x{cols} board is not playable (1 to 100000 cells)")
     try:
         rules = Rules(first_click=args.rule, win=args.win_rule)
         from autoplay.sim.game import Game
 
         Game(rows, cols, mines, rules)  # validates the mine count against the first-click rule
     except ValueError as exc:
-        raise AutoplayError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     return GameSpec(rows, cols, mines, rules, args.time_limit)
 
 
@@ -69,8 +70,6 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.cli.progress import Progress
     from autoplay.sim.runner import run_games, summarise
 
-    if args.games < 1:
-        raise AutoplayError("--games must be at least 1")
     spec = spec_from_args(args)
     jobs = args.jobs or os.cpu_count() or 1
     results = []

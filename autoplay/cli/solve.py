@@ -7,6 +7,8 @@ import json
 import sys
 import time
 
+from autoplay.cli.arguments import non_negative_int, positive_seconds
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -18,9 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example: autoplay solve board.txt --mines 99 --json",
     )
     p.add_argument("board", help="board text file (one line per row: . F ? * X 0-8, optional mines=N header)")
-    p.add_argument("--mines", type=int, help="total mines in the game (overrides the file's header)")
+    p.add_argument("--mines", type=non_negative_int, help="total mines in the game (overrides the file's header)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the grid")
-    p.add_argument("--time-limit", type=float, default=1.0, help="seconds for the decision (default: 1)")
+    p.add_argument("--time-limit", type=positive_seconds, default=1.0, help="seconds for the decision (default: 1)")
     p.add_argument(
         "--explain",
         action="store_true",
@@ -33,13 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from autoplay.board.textformat import read_board
-    from autoplay.errors import AutoplayError
     from autoplay.solver import analyze, choose_move
 
-    if args.mines is not None and args.mines < 0:
-        raise AutoplayError("--mines must be 0 or more")
-    if args.time_limit <= 0:
-        raise AutoplayError("--time-limit must be more than 0 seconds")
     board = read_board(args.board)
     if args.mines is not None:
         board = board.with_mines(args.mines)

@@ -18,7 +18,7 @@ import numpy as np
 
 from autoplay.board.model import CELL_CHARS
 from autoplay.board.rules import Rules
-from autoplay.errors import AutoplayError
+from autoplay.errors import UsageError
 from autoplay.vision.counter import CounterSpec, glyph_from_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
 from autoplay.vision.image_io import read_image
@@ -97,11 +97,11 @@ def load_skin(name: str, root: Path | None = None) -> Skin:
     path = home / "calibration" / f"{name}.toml"
     if not path.is_file():
         available = ", ".join(list_skins(home)) or "none"
-        raise AutoplayError(f"unknown skin {name!r} (available under {home}: {available})")
+        raise UsageError(f"unknown skin {name!r} (available under {home}: {available})")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise AutoplayError(f"{path}: not valid TOML: {exc}") from None
+        raise UsageError(f"{path}: not valid TOML: {exc}") from None
     return skin_from_dict(name, data, home / "templates" / name, source=str(path))
 
 
@@ -110,7 +110,7 @@ def skin_from_dict(name: str, data: dict, template_dir: Path, source: str = "ski
     try:
         rules = Rules(**data.get("rules", {}))
     except (TypeError, ValueError) as exc:
-        raise AutoplayError(f"{source}: [rules]: {exc}") from None
+        raise UsageError(f"{source}: [rules]: {exc}") from None
     match = data.get("match", {})
     geometry = data.get("geometry", {})
     templates: dict[str, list[np.ndarray]] = {}
@@ -118,10 +118,10 @@ def skin_from_dict(name: str, data: dict, template_dir: Path, source: str = "ski
         if label == UNNAMED:
             continue
         if label not in CELL_CHARS:
-            raise AutoplayError(f"{source}: [labels] {stem} = {label!r} is not a cell character (. F ? * X 0-8)")
+            raise UsageError(f"{source}: [labels] {stem} = {label!r} is not a cell character (. F ? * X 0-8)")
         templates.setdefault(label, []).append(read_image(template_dir / f"{stem}.png"))
     if not templates:
-        raise AutoplayError(f"{source}: the skin has no labelled templates")
+        raise UsageError(f"{source}: the skin has no labelled templates")
     pitch = geometry.get("pitch_range")
     mines_by_size = {}
     for key, count in data.get("mines", {}).items():
@@ -157,4 +157,4 @@ def _counter(data: dict, template_dir: Path, source: str) -> CounterSpec | None:
     try:
         return CounterSpec(str(table["anchor"]), tuple(int(v) for v in table["box"]), str(table["format"]), glyphs)
     except (KeyError, TypeError, ValueError) as exc:
-        raise AutoplayError(f"{source}: [counter]: {exc}") from None
+        raise UsageError(f"{source}: [counter]: {exc}") from None
