@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
 from autoplay.cli.arguments import non_negative_int, positive_seconds
+from autoplay.cli.output import exact_json
+from autoplay.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,11 +38,15 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.board.textformat import read_board
     from autoplay.solver import analyze, choose_move
 
+    started = time.perf_counter()  # --time-limit bounds the whole answer: reading, deciding and the grid shown
     board = read_board(args.board)
     if args.mines is not None:
         board = board.with_mines(args.mines)
-    analysis = analyze(board, deadline=time.perf_counter() + args.time_limit / 2)
-    decision = choose_move(board, time_limit=args.time_limit)
+    if not board.unknown_cells():
+        raise UsageError(f"{args.board}: no hidden cell left, so there is no move to make")
+    decision = choose_move(board, time_limit=max(0.0, args.time_limit - (time.perf_counter() - started)))
+    # the engine's own analysis when it ran; cheap rules decide without one, so the grid gets the time left
+    analysis = decision.analysis or analyze(board, deadline=started + args.time_limit)
     explanations = later = None
     if args.explain:
         from autoplay.insight.explain import explain_decision, later_certain_moves
@@ -55,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             out["also_certain"] = [
                 {"action": e.action, "row": e.row, "col": e.col, "explanation": e.to_dict()} for e in later
             ]
-        print(json.dumps(out))
+        print(exact_json(out))
     else:
         sys.stdout.write(_as_text(board, analysis, decision))
         if explanations:
