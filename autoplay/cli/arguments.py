@@ -7,12 +7,10 @@ stderr and exit code 2, the same for every command, before any work (or any wind
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from typing import NoReturn
 
-#: A skin or file-set name: letters, digits, dot, dash, underscore; not starting with a dot (no '..', no '/').
-_PLAIN_NAME = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$")
+from autoplay.outputs import is_plain_name
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -68,16 +66,11 @@ def non_negative_seconds(text: str) -> float:
 
 def plain_name(text: str) -> str:
     """A name that stays inside the folder it is joined to: no path separators, no '..', not hidden."""
-    if not _PLAIN_NAME.match(text):
+    if not is_plain_name(text):
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a plain name (letters, digits, '.', '-', '_'; no '/' and not starting with '.')"
         )
     return text
-
-
-def is_plain_name(text: str) -> bool:
-    """True when ``text`` passes :func:`plain_name` (for names that do not come from argparse)."""
-    return bool(_PLAIN_NAME.match(text))
 
 
 def stderr_line(message: str) -> None:

@@ -32,7 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="true board of the Nth image (repeat for more images)",
     )
     p.add_argument(
-        "--name", required=True, type=plain_name, help="skin name: writes calibration/NAME.toml and templates/NAME/"
+        "--name",
+        required=True,
+        type=plain_name,
+        help="skin name, a plain name (letters, digits, . - _): writes calibration/NAME.toml and templates/NAME/",
     )
     p.add_argument("--out-root", help="directory that holds calibration/ and templates/ (default: autoplay home)")
     p.add_argument(
@@ -136,12 +139,12 @@ def _live_frames(args: argparse.Namespace, settings, root):
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from autoplay.board.textformat import read_board
     from autoplay.calibrate.supervised import calibrate_supervised
     from autoplay.calibrate.unsupervised import calibrate_unsupervised
     from autoplay.errors import UsageError
+    from autoplay.outputs import ensure_folder
     from autoplay.vision import decode_frame, load_skin, read_image
     from autoplay.vision.skin import autoplay_home
 
@@ -149,7 +152,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{len(args.labels)} --labels for {len(args.images)} images")
     if args.live == bool(args.images):
         raise UsageError("give screenshots, or --live to take them from the running game (not both)")
-    root = Path(args.out_root) if args.out_root else autoplay_home()
+    root = ensure_folder(args.out_root, "--out-root") if args.out_root else autoplay_home()
+    for part in ("calibration", "templates"):  # checked before any screenshot is read or game played
+        ensure_folder(root / part, f"{part}/ of the skin home")
     settings = _settings(args)
     images = _live_frames(args, settings, root) if args.live else [read_image(p) for p in args.images]
     if not args.labels and args.counter:

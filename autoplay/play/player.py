@@ -19,11 +19,9 @@ Policy, and why:
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -33,6 +31,7 @@ from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
+from autoplay.outputs import run_folder
 from autoplay.play.recorder import Recorder
 from autoplay.vision.debug import write_debug_image
 
@@ -237,7 +236,7 @@ class Player:
             self.recorder.frame(frame, "unreadable")
             folder = self.recorder.root
         else:
-            folder = Path(tempfile.gettempdir())
+            folder = run_folder("unreadable")  # a folder of its own, named in the message
         marked = folder / f"unreadable-{time.strftime('%Y%m%d-%H%M%S')}.png"
         debug = write_debug_image(marked, frame, getattr(decoded, "grid", None), cells)
         return UnreadableBoardError(

@@ -130,7 +130,9 @@ def test_unreadable_board_stops_after_rereads_without_clicking(tmp_path, monkeyp
         player.play_game(1)
     assert backend.clicks == []
     marked = Path(stopped.value.debug_image)  # the frame with the unreadable cell marked, for the user to look at
-    assert marked.parent == tmp_path and cv2.imread(str(marked)) is not None
+    # without --record it goes to a folder of its own for this run (tempdir is tmp_path here), never loose in tmp
+    assert marked.parent.parent == tmp_path and marked.parent.name.startswith("autoplay-unreadable-")
+    assert cv2.imread(str(marked)) is not None
     assert table.focused == PlayerSettings().reread_limit  # each re-read first gives the window focus back
 
 
