@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from autoplay.outputs import ensure_folder, run_folder
 
@@ -39,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.errors import UnreadableBoardError
     from autoplay.vision import check_consistency, decode_frame, load_skin, locate_grid, read_image
     from autoplay.vision.debug import write_search_debug
+    from autoplay.vision.locate import second_board
 
     debug_dir = ensure_folder(args.debug_dir, "--debug-dir") if args.debug_dir else None
     skin = load_skin(args.skin)
@@ -53,6 +55,11 @@ def run(args: argparse.Namespace) -> int:
     except UnreadableBoardError as exc:
         written = write_search_debug(debug_path(), image, skin)
         raise UnreadableBoardError(f"{args.image}: {exc}", debug_image=written) from None
+    other = second_board(image, grid, skin)
+    if other is not None:
+        raise UnreadableBoardError(
+            f"{args.image}: two boards on the image, {_where(grid)} and {_where(other)}: crop it to the one to read"
+        )
     decoded = decode_frame(image, skin, grid)
     if not decoded.readable:
         decoded.require_readable(debug_path())
@@ -63,3 +70,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(decoded.board.to_text())
     return 0
+
+
+def _where(grid: Any) -> str:
+    x0, y0, x1, y1 = grid.rect
+    return f"{grid.rows}x{grid.cols} at x {x0}-{x1}, y {y0}-{y1}"

@@ -6,8 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
-from autoplay.cli.arguments import non_negative_int, positive_seconds
-from autoplay.errors import UsageError
+from autoplay.cli.arguments import non_negative_int, positive_seconds, stderr_line
+from autoplay.errors import CheckFailed, UsageError
 
 #: Exit codes beyond the usual ones: every frame fine, a recorded decision not reproduced, a frame not processed.
 EXIT_MISMATCH = 1
@@ -75,7 +75,13 @@ def run_audit(args: argparse.Namespace) -> int:
     from autoplay.replay.audit import audit_recording
     from autoplay.replay.recording import read_recording
 
-    report = audit_recording(read_recording(args.path))
+    recording = read_recording(args.path)
+    for warning in recording.warnings:
+        stderr_line(f"autoplay: warning: {warning}")
+    report = audit_recording(recording)
+    if report.games == 0:
+        why = f" ({report.unverifiable[0]})" if report.unverifiable else ""
+        raise CheckFailed(f"{args.path}: no finished game to audit{why}: nothing was checked")
     if args.json:
         print(json.dumps(report.to_dict()))
     else:
@@ -98,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
 
     source = collect_frames(args.path)
     recording = source.recording
+    for warning in recording.warnings if recording else []:
+        stderr_line(f"autoplay: warning: {warning}")
     skin = args.skin or (recording.skin if recording else None)
     if not skin:
         raise UsageError("--skin NAME is needed (only a recording names its skin)")
