@@ -54,6 +54,10 @@ class Decoder(Protocol):
     def __call__(self, frame: np.ndarray, grid: Any | None) -> Any: ...
 
 
+#: Share of unreadable cells above which the board is taken to be another game's, not a misread.
+FOREIGN_SKIN_SHARE = 0.5
+
+
 @dataclass
 class PlayerSettings:
     """Tunables of the loop; the defaults suit gnome-mines and xdemineur on a shared 2-core machine."""
@@ -238,7 +242,16 @@ class Player:
         else:
             folder = run_folder("unreadable")  # a folder of its own, named in the message
         marked = folder / f"unreadable-{time.strftime('%Y%m%d-%H%M%S')}.png"
-        debug = write_debug_image(marked, frame, getattr(decoded, "grid", None), cells)
+        grid = getattr(decoded, "grid", None)
+        debug = write_debug_image(marked, frame, grid, cells)
+        total = grid.rows * grid.cols if grid is not None else 0
+        if total and len(cells) > total * FOREIGN_SKIN_SHARE:
+            # most tiles match nothing: not a misread but another game (or theme) than the skin describes
+            return UnreadableBoardError(
+                f"the board on screen does not look like this skin: {len(cells)} of {total} cells match none of "
+                "its templates (another game or theme? pick its --skin, or calibrate one)",
+                debug_image=debug,
+            )
         return UnreadableBoardError(
             f"cannot read the board: {len(cells)} unreadable cells {shown}".rstrip(), debug_image=debug
         )
