@@ -98,7 +98,9 @@ def mutated_skin(draw: st.DrawFn) -> dict:
     """The shipped gnome-mines skin with one or two values (or whole tables) replaced by junk."""
     data = json.loads(json.dumps(GNOME))
     for _ in range(draw(st.integers(1, 2))):
-        section = draw(st.sampled_from(["match", "geometry", "rules", "mines", "labels", "label_max_distance", "window"]))
+        section = draw(
+            st.sampled_from(["match", "geometry", "rules", "mines", "labels", "label_max_distance", "window"])
+        )
         if draw(st.booleans()) and isinstance(data.get(section), dict) and data[section]:
             key = draw(st.sampled_from(sorted(data[section])))
             value = draw(TOML_VALUES)
