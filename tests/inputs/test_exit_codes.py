@@ -207,3 +207,20 @@ def test_other_exceptions_still_show_their_traceback(monkeypatch):
     monkeypatch.setattr(autoplay.cli.solve, "run", bug)
     with pytest.raises(ZeroDivisionError):
         main(["solve", "whatever.txt"])
+
+
+def test_audit_reads_a_recording_cut_by_a_crash_with_one_warning(tmp_path, capsys):
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    (rec / "session.json").write_text(json.dumps({"skin": "gnome-mines", "rules": "zero"}))
+    lines = [
+        {"type": "decision", "game": 1, "frame": "frames/000001.png", "board": "mines=1\n1.\n..\n", "guess": False,
+         "moves": [{"action": "reveal", "row": 1, "col": 0, "probability": 0.0}], "reason": "certain"},
+        {"type": "game", "game": 1, "result": "lost", "final_board": "mines=1\n1*\n11\n"},
+    ]  # fmt: skip
+    cut = json.dumps({"type": "decision", "game": 2, "frame": "frames/000002.png"})[:30]
+    (rec / "decisions.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines) + cut)
+    assert main(["replay", str(rec), "--audit"]) == ExitCode.OK
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "decisions.jsonl:3: last line cut short" in captured.err
+    assert captured.out.startswith("1 game(s) audited") and "0 misread cell(s)" in captured.out
