@@ -76,7 +76,8 @@ def test_analyze_returns_within_its_time_limit_on_a_200x200_board(tmp_path, caps
 def test_counts_beyond_floats_and_the_int_text_limit_are_printed_exactly(tmp_path, capsys):
     board = dealt(150, 150, 4500, 0.01)
     path = write(tmp_path, board)
-    assert main(["solve", path, "--json"]) == 0
+    # a generous limit: this test is about size, not time (a loaded machine must not make it approximate)
+    assert main(["solve", path, "--json", "--time-limit", "60"]) == 0
     text = capsys.readouterr().out
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
@@ -86,7 +87,10 @@ def test_counts_beyond_floats_and_the_int_text_limit_are_printed_exactly(tmp_pat
         sys.set_int_max_str_digits(limit)
     exact = analyze(board)
     assert not exact.approximate and out["solutions"] == exact.solutions and exact.solutions > 10**4300
-    assert main(["analyze", path]) == 0
+    # each probability is its exact fraction of two ~4700-digit counts, correctly rounded (no overflow on the way)
+    for (r, c), p in exact.exact.items():
+        assert exact.probabilities[r][c] == out["probabilities"][r][c] == float(p) and 0 <= p <= 1
+    assert main(["analyze", path, "--time-limit", "60"]) == 0
     head = capsys.readouterr().out.splitlines()[0]
     assert f"{short_count(exact.solutions)} solutions" in head and "e+47" in head
 
