@@ -39,11 +39,11 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.control.games import launch_game
     from autoplay.control.xserver import VirtualDisplay
     from autoplay.errors import ControlError
+    from autoplay.outputs import ensure_folder
 
     signal.signal(signal.SIGTERM, _interrupt)  # a plain kill still stops Xvfb and the game
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    run_dir = Path(args.out).resolve() / f"demo-{stamp}"
-    run_dir.mkdir(parents=True, exist_ok=False)
+    run_dir = ensure_folder(ensure_folder(args.out, "--out").resolve() / f"demo-{stamp}")
     record = run_dir / "recording"
     package_root = str(Path(__file__).resolve().parents[2])
     with VirtualDisplay() as server:

@@ -6,12 +6,12 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 
 from autoplay.board.rules import PRESETS
 from autoplay.cli.arguments import positive_int
 from autoplay.cli.grade import add_deal_options, ladder_size, opening
 from autoplay.errors import AutoplayError, UsageError
+from autoplay.outputs import ensure_folder
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,12 +62,7 @@ def run(args: argparse.Namespace) -> int:
     min_level = check_level(args.min_level, max_numbers)
     if min_level is not None and not args.no_guess:
         raise UsageError("--min-level needs --no-guess")
-    out_dir = Path(args.out) if args.out else None
-    if out_dir is not None:
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"cannot write into {out_dir}: {exc.strerror or exc}") from None
+    out_dir = ensure_folder(args.out, "--out") if args.out else None
     preset = PRESETS[args.preset]
     rules, first = opening(args, "zero")
     boards = []

@@ -55,6 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
+    from autoplay.outputs import ensure_folder
     from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
     from autoplay.play.player import Player, PlayerSettings
     from autoplay.play.recorder import Recorder
@@ -66,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     skin = load_skin(args.skin)
     wm_class = args.window_class or skin.window.get("wm_class") or (None if args.title else args.skin)
     title = args.title or (None if args.window_class else skin.window.get("title"))
+    if args.record:  # checked before any window is touched; the recorder makes its own frames/ inside
+        ensure_folder(args.record, "--record")
     window, screen, mouse = connect(display, wm_class, title, timeout=args.wait_window, skin=skin)
     recorder = None
     if args.record:
