@@ -226,3 +226,21 @@ def test_audit_reads_a_recording_cut_by_a_crash_with_one_warning(tmp_path, capsy
     captured = capsys.readouterr()
     assert captured.err.count("\n") == 1 and "decisions.jsonl:3: last line cut short" in captured.err
     assert captured.out.startswith("1 game(s) audited") and "0 misread cell(s)" in captured.out
+
+
+def test_an_image_with_two_boards_is_refused_naming_both(tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    left, right = (cv2.imread(str(GNOME / name)) for name in ("beginner_end.png", "beginner_flags.png"))
+    height = max(left.shape[0], right.shape[0])
+
+    def padded(image):
+        return np.pad(image, ((0, height - image.shape[0]), (0, 0), (0, 0)))
+
+    two = tmp_path / "two.png"
+    cv2.imwrite(str(two), np.hstack([padded(left), np.zeros((height, 40, 3), np.uint8), padded(right)]))
+    assert main(["decode", str(two), "--skin", "gnome-mines"]) == ExitCode.UNREADABLE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "two boards on the image, 8x8 at" in err and " and 8x8 at " in err
+    assert main(["decode", str(GNOME / "beginner_end.png"), "--skin", "gnome-mines"]) == ExitCode.OK  # one board
