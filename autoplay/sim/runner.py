@@ -207,6 +207,7 @@ class Summary:
 
 
 def summarise(spec: GameSpec, results: list[GameResult], seconds: float, seed: int, jobs: int) -> Summary:
+    results = sorted(results, key=lambda r: r.index)  # float sums in game order: the same for any --jobs
     n = len(results)
     wins = sum(r.won for r in results)
     times = [t for r in results for t in r.decision_times]
