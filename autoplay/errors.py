@@ -8,17 +8,35 @@ is allowed to show a traceback.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """The one exit-code table of every command (README, "Command line")."""
+
+    OK = 0
+    #: a check that ran and failed: replay mismatch, misread cells, nothing to audit, aborted games
+    CHECK_FAILED = 1
+    #: a usage error: bad option or argument, unusable file, unknown or broken skin, bad or impossible board
+    USAGE = 2
+    #: an unreadable screenshot
+    UNREADABLE = 3
+    #: the window or the mouse cannot be driven safely
+    CONTROL = 4
+    #: Ctrl-C
+    INTERRUPTED = 130
+
 
 class AutoplayError(Exception):
     """A failure caused by input or environment, not by a bug."""
 
-    exit_code: int = 1
+    exit_code: int = ExitCode.CHECK_FAILED
 
 
 class BoardFormatError(AutoplayError, ValueError):
     """A board text that does not follow the format (exit code 2)."""
 
-    exit_code = 2
+    exit_code = ExitCode.USAGE
 
     def __init__(self, message: str, *, source: str = "", line: int | None = None) -> None:
         where = source or "board"
@@ -35,7 +53,7 @@ class ContradictionError(AutoplayError):
     can treat them as probable misreads.
     """
 
-    exit_code = 2
+    exit_code = ExitCode.USAGE
 
     def __init__(self, message: str, cells: list[tuple[int, int]] | None = None) -> None:
         self.cells = sorted(set(cells or []))
@@ -48,7 +66,7 @@ class ContradictionError(AutoplayError):
 class UnreadableBoardError(AutoplayError):
     """A screenshot in which no board, or no readable board, was found (exit code 3)."""
 
-    exit_code = 3
+    exit_code = ExitCode.UNREADABLE
 
     def __init__(self, message: str, debug_image: str | None = None) -> None:
         if debug_image:
@@ -60,10 +78,16 @@ class UnreadableBoardError(AutoplayError):
 class ControlError(AutoplayError):
     """The game window or the mouse could not be driven safely (exit code 4)."""
 
-    exit_code = 4
+    exit_code = ExitCode.CONTROL
 
 
 class UsageError(AutoplayError):
-    """A command-line option with a value the command cannot use (exit code 2, like argparse's own errors)."""
+    """A command-line option, file or skin the command cannot use (exit code 2, like argparse's own errors)."""
 
-    exit_code = 2
+    exit_code = ExitCode.USAGE
+
+
+class CheckFailed(AutoplayError):
+    """A check ran to its end and did not pass, or had nothing to check (exit code 1)."""
+
+    exit_code = ExitCode.CHECK_FAILED

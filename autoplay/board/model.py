@@ -138,8 +138,12 @@ class Board:
 
     @property
     def is_fresh(self) -> bool:
-        """True before the first reveal: nothing on the board shows a number or a mine."""
-        return all(ch in UNKNOWN_CHARS or ch == FLAG for ch in self.cells)
+        """True before the first move: every cell hidden.
+
+        A flag counts as a move: it tells the solver where a mine is (with the mine count, possibly where
+        every mine is), so a flagged board goes to the engine and never to the blind first-click rule.
+        """
+        return all(ch in UNKNOWN_CHARS for ch in self.cells)
 
     @property
     def is_lost(self) -> bool:

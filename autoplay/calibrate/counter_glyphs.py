@@ -14,7 +14,7 @@ import numpy as np
 
 from autoplay.board.model import FLAG, Board
 from autoplay.calibrate.templates import farthest_point_selection
-from autoplay.errors import AutoplayError
+from autoplay.errors import UsageError
 from autoplay.vision.counter import CounterSpec, counter_region, counter_text, glyph_vectors, read_glyphs
 from autoplay.vision.grid import Grid
 
@@ -40,7 +40,7 @@ def calibrate_counter(
     try:
         empty = CounterSpec(anchor, box, fmt)
     except ValueError as exc:
-        raise AutoplayError(f"--counter: {exc}") from None
+        raise UsageError(f"--counter: {exc}") from None
     vectors: list[np.ndarray] = []
     chars: list[str] = []
     used = 0
@@ -49,14 +49,14 @@ def calibrate_counter(
             continue
         region = counter_region(image, grid, empty)
         if region is None:
-            raise AutoplayError(
+            raise UsageError(
                 f"image {index + 1}: the counter box {list(box)} from the board's {anchor} corner "
                 "falls outside the image"
             )
         expected = counter_text(fmt, board.mines, board.cells.count(FLAG))
         found = glyph_vectors(region)
         if len(found) != len(expected):
-            raise AutoplayError(
+            raise UsageError(
                 f"image {index + 1}: the counter box holds {len(found)} glyphs but should show "
                 f"{expected!r} ({len(expected)}); adjust --counter"
             )
@@ -64,7 +64,7 @@ def calibrate_counter(
         chars.extend(expected)
         used += 1
     if not used:
-        raise AutoplayError("--counter needs at least one label board with a 'mines=N' header")
+        raise UsageError("--counter needs at least one label board with a 'mines=N' header")
     stacked = np.stack(vectors)
     labels = np.array(chars)
     glyphs: dict[str, list[np.ndarray]] = {}
@@ -73,7 +73,7 @@ def calibrate_counter(
         glyphs[char] = [stacked[members[i]] for i in farthest_point_selection(stacked[members], GLYPH_COVER, 4)]
     read_back = read_glyphs(vectors, glyphs)
     if read_back != "".join(chars):
-        raise AutoplayError("counter glyphs of different characters look alike; check the mines= headers")
+        raise UsageError("counter glyphs of different characters look alike; check the mines= headers")
     return CounterCalibration(CounterSpec(anchor, box, fmt, glyphs), used)
 
 
@@ -86,5 +86,5 @@ def parse_counter_option(value: str) -> tuple[str, tuple[int, int, int, int]]:
     except ValueError:
         box = ()
     if len(box) != 4:
-        raise AutoplayError(f"--counter {value!r}: expected CORNER:X0,Y0,X1,Y1, e.g. top-right:55,35,165,62")
+        raise UsageError(f"--counter {value!r}: expected CORNER:X0,Y0,X1,Y1, e.g. top-right:55,35,165,62")
     return anchor, box

@@ -12,7 +12,7 @@ from autoplay.calibrate.counter_glyphs import calibrate_counter
 from autoplay.calibrate.samples import Samples, cut_cells
 from autoplay.calibrate.skin_writer import SkinSettings, numbered_stems, write_skin
 from autoplay.calibrate.templates import Margins, derive_margins, select_templates
-from autoplay.errors import AutoplayError
+from autoplay.errors import UsageError
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
 
@@ -35,7 +35,7 @@ def labelled_samples(
     for index, (image, board) in enumerate(zip(images, boards)):
         grid = locate_grid(image)
         if (grid.rows, grid.cols) != (board.rows, board.cols):
-            raise AutoplayError(
+            raise UsageError(
                 f"image {index + 1}: found a {grid.rows}x{grid.cols} grid but the label board is "
                 f"{board.rows}x{board.cols}"
             )
@@ -51,12 +51,12 @@ def calibrate_supervised(
     """Cut templates for every labelled character, derive thresholds and write the skin under ``root``."""
     settings = settings or SkinSettings()
     if not images or len(images) != len(boards):
-        raise AutoplayError("give one label board per labelled image")
+        raise UsageError("give one label board per labelled image")
     samples, labels, grids = labelled_samples(images, boards, settings)
     chosen = select_templates(samples.vectors, labels)
     margins = derive_margins(samples.vectors, labels, chosen)
     if margins.misclassified:
-        raise AutoplayError(
+        raise UsageError(
             f"{margins.misclassified} labelled cells look more like another label than their own: "
             "check the label board against the image"
         )

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autoplay.errors import AutoplayError
+from autoplay.cli.arguments import non_negative_int, positive_seconds
+from autoplay.cli.output import exact_json, short_count
+from autoplay.errors import UsageError
 from autoplay.replay.sources import IMAGE_SUFFIXES  # light: board text and JSON only
 
 if TYPE_CHECKING:
@@ -36,9 +38,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("position", metavar="BOARD.txt|IMAGE", help="board text file, or a screenshot (with --skin)")
     p.add_argument("--skin", help="skin to decode a screenshot with (see calibration/)")
-    p.add_argument("--mines", type=int, help="total mine count (overrides the board's mines= header)")
+    p.add_argument("--mines", type=non_negative_int, help="total mine count (overrides the board's mines= header)")
     p.add_argument("--out", metavar="FILE.png", help="write a picture with the heat map and the chosen move")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        default=5.0,
+        metavar="S",
+        help="seconds for the whole analysis (default 5); a board too large to count in time is answered "
+        "approximately and says so",
+    )
     p.set_defaults(func=run)
 
 
@@ -50,7 +60,7 @@ def load_position(path: str, skin_name: str | None) -> tuple[Board, np.ndarray |
     if p.suffix.lower() not in IMAGE_SUFFIXES:
         return read_board(p), None, None
     if not skin_name:
-        raise AutoplayError(f"{p}: a screenshot needs --skin NAME to be decoded")
+        raise UsageError(f"{p}: a screenshot needs --skin NAME to be decoded")
     from autoplay.vision import decode_frame, load_skin, read_image
 
     image = read_image(p)
@@ -61,9 +71,7 @@ def load_position(path: str, skin_name: str | None) -> tuple[Board, np.ndarray |
 
 def format_count(n: int | None) -> str:
     """Exact below a quadrillion, scientific above: expert boards have ~10^90 solutions."""
-    if n is None:
-        return "-"
-    return str(n) if n < 10**15 else f"{n:.4e}"
+    return "-" if n is None else short_count(n)
 
 
 def format_percent(p: float | None) -> str:
@@ -91,7 +99,7 @@ def format_report(report: PositionReport, colour: bool) -> str:
     else:
         head = f"{board.rows}x{board.cols}, mine count unknown: local view only (give --mines for the global one)"
     if analysis.approximate:
-        head += " (approximate: a subsystem was too large to count)"
+        head += " (approximate: the time limit ran out before every subsystem was counted and joined)"
     out = [head, format_grid(board, analysis.probabilities, move, colour=colour), ""]
     if decision is not None and move is not None:
         kind = "guess" if decision.guess else "certain"
@@ -142,10 +150,9 @@ def format_report(report: PositionReport, colour: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     from autoplay.replay.position_report import report_position
 
-    if args.mines is not None and args.mines < 0:
-        raise AutoplayError("--mines cannot be negative")
+    started = time.perf_counter()
     board, image, grid = load_position(args.position, args.skin)
-    report = report_position(board, args.mines)
+    report = report_position(board, args.mines, deadline=started + args.time_limit)
     if args.out:
         from autoplay.render import annotate_frame, render_board, save_png
 
@@ -159,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
             picture = render_board(report.board, analysis.probabilities, move, safe=analysis.safe, mines=analysis.mines)
         save_png(args.out, picture)
     if args.json:
-        print(json.dumps(report.to_dict()))
+        print(exact_json(report.to_dict()))
     else:
         print(format_report(report, colour=sys.stdout.isatty()))
         if args.out:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from autoplay.cli.arguments import plain_name, positive_int
 from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
 
 
@@ -31,7 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="BOARD.txt",
         help="true board of the Nth image (repeat for more images)",
     )
-    p.add_argument("--name", required=True, help="skin name: writes calibration/NAME.toml and templates/NAME/")
+    p.add_argument(
+        "--name",
+        required=True,
+        type=plain_name,
+        help="skin name, a plain name (letters, digits, . - _): writes calibration/NAME.toml and templates/NAME/",
+    )
     p.add_argument(
         "--out-root",
         help="directory that holds calibration/ and templates/ (default: $AUTOPLAY_HOME, else the per-user data folder)",
@@ -58,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="take the screenshots from the running game's window (named by --window-class, --window-title "
         "or --pid; with --backend portable and no window library, the board is looked for on the whole screen)",
     )
-    p.add_argument("--games", type=int, default=3, help="with --live: games to play blind (default 3)")
+    p.add_argument("--games", type=positive_int, default=3, help="with --live: games to play blind (default 3)")
     p.add_argument(
         "--counter",
         metavar="CORNER:X0,Y0,X1,Y1",
@@ -85,14 +91,14 @@ def _settings(args: argparse.Namespace):
     from autoplay.board.rules import Rules
     from autoplay.calibrate.counter_glyphs import parse_counter_option
     from autoplay.calibrate.skin_writer import SkinSettings
-    from autoplay.errors import AutoplayError
+    from autoplay.errors import UsageError
 
     mines = {}
     for item in args.mines:
         size, _, count = item.partition("=")
         rows, _, cols = size.lower().partition("x")
         if not (rows.isdigit() and cols.isdigit() and count.isdigit()):
-            raise AutoplayError(f"--mines {item!r}: expected ROWSxCOLS=N, e.g. 16x30=99")
+            raise UsageError(f"--mines {item!r}: expected ROWSxCOLS=N, e.g. 16x30=99")
         mines[f"{int(rows)}x{int(cols)}"] = int(count)
     window = {k: v for k, v in (("wm_class", args.window_class), ("title", args.window_title)) if v}
     new_game = {k: v for k, v in (("key", args.new_game_key), ("click", args.new_game_click)) if v}
@@ -110,17 +116,15 @@ def _live_frames(args: argparse.Namespace, settings, root):
 
     from autoplay.calibrate.live import collect_frames
     from autoplay.cli.progress import Progress
-    from autoplay.errors import AutoplayError
+    from autoplay.errors import UsageError
     from autoplay.play.live import connect, press_new_game
     from autoplay.vision.locate import locate_grid
 
-    if args.games < 1:
-        raise AutoplayError("--games must be at least 1")
     display = args.display or os.environ.get("DISPLAY")
     backend = choose_backend_for(args, display)
     query = query_from_args(args)
     if not query and backend == "x11":
-        raise AutoplayError("--live needs --window-class, --window-title or --pid to find the game")
+        raise UsageError("--live needs --window-class, --window-title or --pid to find the game")
     window, screen, mouse = connect(display, query.wm_class, query.title, pid=query.pid, backend=backend)
     window.focus()
     starter = None
@@ -143,24 +147,35 @@ def _live_frames(args: argparse.Namespace, settings, root):
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from autoplay.board.textformat import read_board
     from autoplay.calibrate.supervised import calibrate_supervised
     from autoplay.calibrate.unsupervised import calibrate_unsupervised
-    from autoplay.errors import AutoplayError
+    from autoplay.errors import UsageError
+    from autoplay.outputs import ensure_folder
     from autoplay.vision import decode_frame, load_skin, read_image
     from autoplay.vision.skin import autoplay_home
 
     if len(args.labels) > len(args.images):
-        raise AutoplayError(f"{len(args.labels)} --labels for {len(args.images)} images")
+        raise UsageError(f"{len(args.labels)} --labels for {len(args.images)} images")
     if args.live == bool(args.images):
-        raise AutoplayError("give screenshots, or --live to take them from the running game (not both)")
-    root = Path(args.out_root) if args.out_root else autoplay_home()
+        raise UsageError("give screenshots, or --live to take them from the running game (not both)")
+    # checked before any screenshot is read or game played
+    if args.out_root:
+        root = ensure_folder(args.out_root, "--out-root")
+        for part in ("calibration", "templates"):
+            ensure_folder(root / part, f"{part}/ of the skin home")
+    else:  # the documented default (per-user data folder or $AUTOPLAY_HOME) is made whole, as any installer would
+        root = autoplay_home()
+        try:
+            for part in ("calibration", "templates"):
+                (root / part).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"cannot create the skin folder {root}: {exc.strerror or exc}") from None
     settings = _settings(args)
     images = _live_frames(args, settings, root) if args.live else [read_image(p) for p in args.images]
     if not args.labels and args.counter:
-        raise AutoplayError("--counter learns from label boards with a mines=N header: give --labels too")
+        raise UsageError("--counter learns from label boards with a mines=N header: give --labels too")
     if not args.labels:
         result = calibrate_unsupervised(images, args.name, root, settings, flags_possible=not args.live)
         unnamed = sum(1 for label in result.proposed.values() if label == "unnamed")

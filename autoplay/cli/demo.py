@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from autoplay.cli.arguments import positive_int
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -20,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "OUT/demo-<timestamp>/ (frames, decisions, annotated pictures).",
     )
     p.add_argument("--game", default="gnome-mines", choices=["gnome-mines", "xdemineur"])
-    p.add_argument("--games", type=int, default=3, metavar="N", help="games to play (default 3)")
+    p.add_argument("--games", type=positive_int, default=3, metavar="N", help="games to play (default 3)")
     p.add_argument("--preset", default="expert", choices=["beginner", "intermediate", "expert"])
     p.add_argument("--out", default="runs", metavar="DIR", help="parent folder of the run (default ./runs)")
     p.set_defaults(func=run)
@@ -37,11 +39,11 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.control.games import launch_game
     from autoplay.control.xserver import VirtualDisplay
     from autoplay.errors import ControlError
+    from autoplay.outputs import ensure_folder
 
     signal.signal(signal.SIGTERM, _interrupt)  # a plain kill still stops Xvfb and the game
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    run_dir = Path(args.out).resolve() / f"demo-{stamp}"
-    run_dir.mkdir(parents=True, exist_ok=False)
+    run_dir = ensure_folder(ensure_folder(args.out, "--out").resolve() / f"demo-{stamp}")
     record = run_dir / "recording"
     package_root = str(Path(__file__).resolve().parents[2])
     with VirtualDisplay() as server:

@@ -6,11 +6,12 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 
 from autoplay.board.rules import PRESETS
+from autoplay.cli.arguments import positive_int
 from autoplay.cli.grade import add_deal_options, ladder_size, opening
 from autoplay.errors import AutoplayError, UsageError
+from autoplay.outputs import ensure_folder
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,9 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_deal_options(p)
     p.add_argument("--no-guess", action="store_true", help="only boards that need no guess after the first click")
     p.add_argument("--min-level", metavar="K", help="require a move of at least this level (needs --no-guess)")
-    p.add_argument("--count", type=int, default=1, help="number of boards (default: 1)")
+    p.add_argument("--count", type=positive_int, default=1, help="number of boards (default: 1)")
     p.add_argument(
-        "--max-attempts", type=int, default=10_000, help="layouts tried per board before giving up (default: 10000)"
+        "--max-attempts",
+        type=positive_int,
+        default=10_000,
+        help="layouts tried per board before giving up (default: 10000)",
     )
     p.add_argument("--out", metavar="DIR", help="write board-NNN.txt files here instead of printing the boards")
     p.add_argument("--json", action="store_true", help="print one JSON object (boards as text, grades, times)")
@@ -58,16 +62,7 @@ def run(args: argparse.Namespace) -> int:
     min_level = check_level(args.min_level, max_numbers)
     if min_level is not None and not args.no_guess:
         raise UsageError("--min-level needs --no-guess")
-    if args.count < 1:
-        raise UsageError("--count must be at least 1")
-    if args.max_attempts < 1:
-        raise UsageError("--max-attempts must be at least 1")
-    out_dir = Path(args.out) if args.out else None
-    if out_dir is not None:
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise AutoplayError(f"cannot write into {out_dir}: {exc.strerror or exc}") from None
+    out_dir = ensure_folder(args.out, "--out") if args.out else None
     preset = PRESETS[args.preset]
     rules, first = opening(args, "zero")
     boards = []

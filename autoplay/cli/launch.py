@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from autoplay.cli.arguments import non_negative_int
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -15,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("game", choices=["gnome-mines", "xdemineur"])
     p.add_argument("--preset", default="expert", choices=["beginner", "intermediate", "expert"])
-    p.add_argument("--mines", type=int, help="mine count (xdemineur only; default: the preset's)")
+    p.add_argument("--mines", type=non_negative_int, help="mine count (xdemineur only; default: the preset's)")
     p.add_argument("--display", help="X display to use (default: $DISPLAY)")
     p.add_argument("--xvfb", action="store_true", help="start a private Xvfb display for the game")
     p.set_defaults(func=run)

@@ -13,7 +13,8 @@ import importlib
 import sys
 
 from autoplay import __version__
-from autoplay.errors import AutoplayError
+from autoplay.cli.arguments import OneLineParser, stderr_line
+from autoplay.errors import AutoplayError, ControlError, ExitCode
 
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS = [
@@ -32,14 +33,14 @@ COMMANDS = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="autoplay",
         description="Screen-reading auto-player for real Minesweeper windows: reads the board from the "
         "screen, computes exact mine probabilities and clicks the safest move.",
         epilog="Coordinates are 0-based (row, column) everywhere. Run 'autoplay COMMAND --help' for details.",
     )
     parser.add_argument("--version", action="version", version=f"autoplay {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in COMMANDS:
         importlib.import_module(name).register(sub)
     return parser
@@ -47,20 +48,47 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors: argparse has printed its line
+        return exc.code if isinstance(exc.code, int) else int(ExitCode.USAGE)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return int(ExitCode.USAGE)
     try:
         return int(args.func(args) or 0)
-    except AutoplayError as exc:
-        print(f"autoplay: error: {exc}", file=sys.stderr)
-        return exc.exit_code
     except KeyboardInterrupt:
-        print("autoplay: interrupted", file=sys.stderr)
-        return 130
+        stderr_line("autoplay: interrupted")
+        return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
-        return 0
+        return int(ExitCode.OK)
+    except Exception as exc:
+        known = exc if isinstance(exc, AutoplayError) else environment_failure(exc)
+        if known is None:
+            raise  # a bug: the traceback is the report
+        stderr_line(f"autoplay: error: {known}")
+        return int(known.exit_code)
+
+
+#: Modules autoplay needs only to drive a display; without them every other command still works.
+DISPLAY_MODULES = {"Xlib": "python-xlib", "pyautogui": "pyautogui", "mss": "mss"}
+
+
+def environment_failure(exc: Exception) -> AutoplayError | None:
+    """The user-facing error for a failure of the environment rather than of autoplay, else None.
+
+    pyautogui's fail-safe (pointer pushed into a screen corner) can fire in any pyautogui call, not only
+    in the guarded click; a missing display library shows up only when the first window is looked for.
+    """
+    pyautogui = sys.modules.get("pyautogui")
+    if pyautogui is not None and isinstance(exc, pyautogui.FailSafeException):
+        return ControlError("pyautogui fail-safe: the pointer was moved into a screen corner; stopped")
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in DISPLAY_MODULES:
+        package = DISPLAY_MODULES[(exc.name or "").split(".")[0]]
+        return ControlError(
+            f"the Python package {package} is missing: install it (pip install {package}) to use the display"
+        )
+    return None
 
 
 if __name__ == "__main__":

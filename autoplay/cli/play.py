@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from autoplay.cli.arguments import non_negative_int, non_negative_seconds, positive_int, positive_seconds
 from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
 
 
@@ -19,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "or press Ctrl-C to stop.",
     )
     p.add_argument("--skin", required=True, help="skin name (calibration/NAME.toml), e.g. gnome-mines, xdemineur")
-    p.add_argument("--games", type=int, default=1, metavar="N", help="games to play in a row (default 1)")
+    p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games to play in a row (default 1)")
     p.add_argument("--record", metavar="DIR", help="save every frame and decision for 'autoplay replay'")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--dry-run", action="store_true", help="decode and print the next move without clicking")
@@ -27,11 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p,
         " (default: the skin's [window]; when no window matches, the skin's board is looked for on the whole screen)",
     )
-    p.add_argument("--mines", type=int, help="total mines, when the skin cannot tell from the board size")
-    p.add_argument("--time-limit", type=float, default=1.0, metavar="S", help="solver time per decision (default 1 s)")
+    p.add_argument("--mines", type=non_negative_int, help="total mines, when the skin cannot tell from the board size")
+    p.add_argument(
+        "--time-limit", type=positive_seconds, default=1.0, metavar="S", help="solver time per decision (default 1 s)"
+    )
     p.add_argument(
         "--settle",
-        type=float,
+        type=non_negative_seconds,
         default=0.035,
         metavar="S",
         help="the board counts as redrawn once unchanged this long (default 0.035 s; gnome-mines draws "
@@ -39,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--wait-window",
-        type=float,
+        type=non_negative_seconds,
         default=0.0,
         metavar="S",
         help="keep looking for the window this long (default: fail at once)",
@@ -51,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from autoplay.control.window_query import WindowQuery
-    from autoplay.errors import AutoplayError
+    from autoplay.outputs import ensure_folder
     from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
     from autoplay.play.player import Player, PlayerSettings
     from autoplay.play.recorder import Recorder
@@ -59,13 +62,14 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.solver import choose_move
     from autoplay.vision import load_skin
 
-    if args.games < 1:
-        raise AutoplayError("--games must be at least 1")
-    display = args.display or os.environ.get("DISPLAY")
-    backend = choose_backend_for(args, display)
+    # the user's own input first (skin, names, folders), then the environment (display, backend, window)
     skin = load_skin(args.skin)
     named = WindowQuery(skin.window.get("wm_class"), skin.window.get("title"))
     query = query_from_args(args, named if named else WindowQuery(args.skin))
+    if args.record:  # checked before any window is touched; the recorder makes its own frames/ inside
+        ensure_folder(args.record, "--record")
+    display = args.display or os.environ.get("DISPLAY")
+    backend = choose_backend_for(args, display)
     window, screen, mouse = connect(
         display, query.wm_class, query.title, args.wait_window, skin, pid=query.pid, backend=backend
     )

@@ -6,7 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
-from autoplay.errors import AutoplayError
+from autoplay.cli.arguments import non_negative_int, positive_seconds, stderr_line
+from autoplay.errors import CheckFailed, UsageError
 
 #: Exit codes beyond the usual ones: every frame fine, a recorded decision not reproduced, a frame not processed.
 EXIT_MISMATCH = 1
@@ -34,8 +35,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="folder for annotated PNGs (default: PATH/annotated, or ./replay-out for a single screenshot)",
     )
-    p.add_argument("--mines", type=int, help="total mine count when neither the recording nor the screen shows it")
-    p.add_argument("--time-limit", type=float, help="solver seconds per decision (default: the recording's, else 1)")
+    p.add_argument(
+        "--mines", type=non_negative_int, help="total mine count when neither the recording nor the screen shows it"
+    )
+    p.add_argument(
+        "--time-limit", type=positive_seconds, help="solver seconds per decision (default: the recording's, else 1)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object (frames and summary) instead of text")
     p.add_argument(
         "--audit",
@@ -70,7 +75,13 @@ def run_audit(args: argparse.Namespace) -> int:
     from autoplay.replay.audit import audit_recording
     from autoplay.replay.recording import read_recording
 
-    report = audit_recording(read_recording(args.path))
+    recording = read_recording(args.path)
+    for warning in recording.warnings:
+        stderr_line(f"autoplay: warning: {warning}")
+    report = audit_recording(recording)
+    if report.games == 0:
+        why = f" ({report.unverifiable[0]})" if report.unverifiable else ""
+        raise CheckFailed(f"{args.path}: no finished game to audit{why}: nothing was checked")
     if args.json:
         print(json.dumps(report.to_dict()))
     else:
@@ -91,13 +102,13 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.replay.runner import Replayer, VisionDecoder
     from autoplay.replay.sources import collect_frames
 
-    if args.mines is not None and args.mines < 0:
-        raise AutoplayError("--mines cannot be negative")
     source = collect_frames(args.path)
     recording = source.recording
+    for warning in recording.warnings if recording else []:
+        stderr_line(f"autoplay: warning: {warning}")
     skin = args.skin or (recording.skin if recording else None)
     if not skin:
-        raise AutoplayError("--skin NAME is needed (only a recording names its skin)")
+        raise UsageError("--skin NAME is needed (only a recording names its skin)")
     out_dir = Path(args.out) if args.out else source.default_out
     mines = args.mines if args.mines is not None else (recording.mines if recording else None)
     replayer = Replayer(

@@ -9,7 +9,8 @@ import sys
 import time
 
 from autoplay.board.rules import FIRST_CLICK_RULES, PRESETS, WIN_RULES, Rules
-from autoplay.errors import AutoplayError, UsageError
+from autoplay.cli.arguments import non_negative_int, positive_int, positive_seconds
+from autoplay.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,9 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example: autoplay simulate --preset expert --rule zero --games 2000 --seed 1 --jobs 2",
     )
     p.add_argument("--preset", choices=sorted(PRESETS), default="expert", help="board size (default: expert 30x16/99)")
-    p.add_argument("--rows", type=int, help="custom rows (overrides the preset)")
-    p.add_argument("--cols", type=int, help="custom columns (overrides the preset)")
-    p.add_argument("--mines", type=int, help="custom mine count (overrides the preset)")
+    p.add_argument("--rows", type=positive_int, help="custom rows (overrides the preset)")
+    p.add_argument("--cols", type=positive_int, help="custom columns (overrides the preset)")
+    p.add_argument("--mines", type=non_negative_int, help="custom mine count (overrides the preset)")
     p.add_argument(
         "--rule",
         choices=FIRST_CLICK_RULES,
@@ -37,11 +38,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="reveal",
         help="reveal = all safe cells revealed; flag-all = every mine flagged too (default: reveal)",
     )
-    p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
+    p.add_argument("--games", type=positive_int, default=1000, help="number of games (default: 1000)")
     p.add_argument("--seed", type=int, default=1, help="run seed; game i uses (seed, i) (default: 1)")
-    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    p.add_argument("--jobs", type=non_negative_int, default=0, help="worker processes (default 0: all cores)")
     p.add_argument(
-        "--time-limit", type=float, default=1.0, help="seconds per decision before falling back (default: 1)"
+        "--time-limit", type=positive_seconds, default=1.0, help="seconds per decision before falling back (default: 1)"
     )
     p.add_argument(
         "--scheduler",
@@ -52,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--batch",
-        type=int,
+        type=positive_int,
         default=None,
         help="games per batch sent to a worker (default: 8 locally, 25 on a cluster)",
     )
@@ -68,14 +69,14 @@ def spec_from_args(args: argparse.Namespace):
     cols = args.cols if args.cols is not None else preset.cols
     mines = args.mines if args.mines is not None else preset.mines
     if rows < 1 or cols < 1 or rows * cols > 100_000:
-        raise AutoplayError(f"a {rows}x{cols} board is not playable (1 to 100000 cells)")
+        raise UsageError(f"a {rows}x{cols} board is not playable (1 to 100000 cells)")
     try:
         rules = Rules(first_click=args.rule, win=args.win_rule)
         from autoplay.sim.game import Game
 
         Game(rows, cols, mines, rules)  # validates the mine count against the first-click rule
     except ValueError as exc:
-        raise AutoplayError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     return GameSpec(rows, cols, mines, rules, args.time_limit)
 
 
@@ -83,12 +84,6 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.cli.progress import Progress
     from autoplay.sim.runner import run_games, summarise
 
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.jobs < 0:
-        raise UsageError("--jobs must be 0 (all cores) or more")
-    if args.batch is not None and args.batch < 1:
-        raise UsageError("--batch must be at least 1")
     spec = spec_from_args(args)
     jobs = args.jobs or os.cpu_count() or 1
     if args.scheduler:
@@ -127,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     summary = summarise(spec, results, time.perf_counter() - started, args.seed, jobs)
     if interrupted:
         # Nothing finished is lost: the games played so far are summarised, and the exit code still says Ctrl-C.
-        print(f"interrupted: summary of the {len(results)} of {args.games} games finished", file=sys.stderr)
+        print(f"autoplay: interrupted: summary of the {len(results)} of {args.games} games finished", file=sys.stderr)
     if args.json:
         print(json.dumps(summary.to_dict()))
     else:

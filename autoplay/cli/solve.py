@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
+
+from autoplay.cli.arguments import non_negative_int, positive_seconds
+from autoplay.cli.output import exact_json
+from autoplay.errors import UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,9 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example: autoplay solve board.txt --mines 99 --json",
     )
     p.add_argument("board", help="board text file (one line per row: . F ? * X 0-8, optional mines=N header)")
-    p.add_argument("--mines", type=int, help="total mines in the game (overrides the file's header)")
+    p.add_argument("--mines", type=non_negative_int, help="total mines in the game (overrides the file's header)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the grid")
-    p.add_argument("--time-limit", type=float, default=1.0, help="seconds for the decision (default: 1)")
+    p.add_argument("--time-limit", type=positive_seconds, default=1.0, help="seconds for the decision (default: 1)")
     p.add_argument(
         "--explain",
         action="store_true",
@@ -33,18 +36,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from autoplay.board.textformat import read_board
-    from autoplay.errors import AutoplayError
     from autoplay.solver import analyze, choose_move
 
-    if args.mines is not None and args.mines < 0:
-        raise AutoplayError("--mines must be 0 or more")
-    if args.time_limit <= 0:
-        raise AutoplayError("--time-limit must be more than 0 seconds")
+    started = time.perf_counter()  # --time-limit bounds the whole answer: reading, deciding and the grid shown
     board = read_board(args.board)
     if args.mines is not None:
         board = board.with_mines(args.mines)
-    analysis = analyze(board, deadline=time.perf_counter() + args.time_limit / 2)
-    decision = choose_move(board, time_limit=args.time_limit)
+    if not board.unknown_cells():
+        raise UsageError(f"{args.board}: no hidden cell left, so there is no move to make")
+    decision = choose_move(board, time_limit=max(0.0, args.time_limit - (time.perf_counter() - started)))
+    # the engine's own analysis when it ran; cheap rules decide without one, so the grid gets the time left
+    analysis = decision.analysis or analyze(board, deadline=started + args.time_limit)
     explanations = later = None
     if args.explain:
         from autoplay.insight.explain import explain_decision, later_certain_moves
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             out["also_certain"] = [
                 {"action": e.action, "row": e.row, "col": e.col, "explanation": e.to_dict()} for e in later
             ]
-        print(json.dumps(out))
+        print(exact_json(out))
     else:
         sys.stdout.write(_as_text(board, analysis, decision))
         if explanations:

@@ -60,9 +60,14 @@ def read_layout(path: str | Path) -> tuple[Board, Coord | None]:
 
 
 def check_layout(board: Board, source: str) -> None:
-    """A layout needs its mines shown, and any number it shows must match them."""
-    if not any(ch in MINE_CHARS for ch in board.cells):
+    """A layout needs its mines shown, and any number it shows (and its mines=N header) must match them."""
+    shown = sum(1 for ch in board.cells if ch in MINE_CHARS)
+    if not shown:
         raise BoardFormatError("a layout board shows its mines as * (this one shows none)", source=source)
+    if board.mines is not None and board.mines != shown:
+        raise BoardFormatError(
+            f"the header says mines={board.mines} but the layout shows {shown} mine(s) as *", source=source
+        )
     nbrs = neighbour_table(board.rows, board.cols)
     for i, ch in enumerate(board.cells):
         if ch in DIGITS:

@@ -19,11 +19,9 @@ Policy, and why:
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -33,6 +31,7 @@ from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
+from autoplay.outputs import run_folder
 from autoplay.play.recorder import Recorder
 from autoplay.solver.decide import Decision, Move
 from autoplay.vision.debug import write_debug_image
@@ -58,6 +57,10 @@ class Decoder(Protocol):
     """Reads a window frame into a board, on the grid located before when one is given."""
 
     def __call__(self, frame: np.ndarray, grid: Grid | None) -> DecodedFrame: ...
+
+
+#: Share of unreadable cells above which the board is taken to be another game's, not a misread.
+FOREIGN_SKIN_SHARE = 0.5
 
 
 @dataclass
@@ -245,9 +248,18 @@ class Player:
             self.recorder.frame(frame, "unreadable")
             folder = self.recorder.root
         else:
-            folder = Path(tempfile.gettempdir())
+            folder = run_folder("unreadable")  # a folder of its own, named in the message
         marked = folder / f"unreadable-{time.strftime('%Y%m%d-%H%M%S')}.png"
-        debug = write_debug_image(marked, frame, getattr(decoded, "grid", None), cells)
+        grid = getattr(decoded, "grid", None)
+        debug = write_debug_image(marked, frame, grid, cells)
+        total = grid.rows * grid.cols if grid is not None else 0
+        if total and len(cells) > total * FOREIGN_SKIN_SHARE:
+            # most tiles match nothing: not a misread but another game (or theme) than the skin describes
+            return UnreadableBoardError(
+                f"the board on screen does not look like this skin: {len(cells)} of {total} cells match none of "
+                "its templates (another game or theme? pick its --skin, or calibrate one)",
+                debug_image=debug,
+            )
         return UnreadableBoardError(
             f"cannot read the board: {len(cells)} unreadable cells {shown}".rstrip(), debug_image=debug
         )

@@ -8,6 +8,7 @@ checking a position: a cell can look safe locally and risky globally.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -142,18 +143,31 @@ def _mine_solutions(analysis: Analysis, rc: Coord) -> int | None:
 
 
 def report_position(
-    board: Board, mines: int | None = None, *, decide: bool = True, rules: Rules | None = None, time_limit: float = 1.0
+    board: Board,
+    mines: int | None = None,
+    *,
+    decide: bool = True,
+    rules: Rules | None = None,
+    time_limit: float = 1.0,
+    deadline: float | None = None,
 ) -> PositionReport:
     """Analyse ``board`` both ways (global only when a mine count is known) and pick the move.
 
     ``mines`` overrides ``board.mines``.  Impossible boards raise the solver's
-    :class:`~autoplay.errors.ContradictionError`, which names the cells.
+    :class:`~autoplay.errors.ContradictionError`, which names the cells.  With ``deadline``
+    (a ``time.perf_counter()`` value) the two views and the move share the time left: each view
+    gets a third, the move what remains, and anything not counted in time is marked approximate.
     """
     from autoplay.solver import analyze
 
     total = board.mines if mines is None else mines
-    local = analyze(board.with_mines(None), None)
-    global_ = analyze(board.with_mines(total), total) if total is not None else None
+    local_deadline = global_deadline = None
+    if deadline is not None:
+        now = time.perf_counter()
+        local_deadline = now + (deadline - now) / 3
+        global_deadline = now + 2 * (deadline - now) / 3
+    local = analyze(board.with_mines(None), None, deadline=local_deadline)
+    global_ = analyze(board.with_mines(total), total, deadline=global_deadline) if total is not None else None
     main = global_ if global_ is not None else local
     frontier = {rc for comp in local.components for rc in comp.cells}
     cells = [
@@ -179,5 +193,7 @@ def report_position(
         weighted=dict(global_.mine_count_weights) if global_ is not None else {},
     )
     if decide and cells:  # a board with nothing hidden has no move (and the solver expects one)
+        if deadline is not None:
+            time_limit = max(0.01, deadline - time.perf_counter())
         report.decision = decide_move(report.board, total, rules, time_limit)
     return report

@@ -86,6 +86,8 @@ class Recording:
     session: dict[str, Any]
     decisions: list[RecordedDecision] = field(default_factory=list)
     games: list[RecordedGame] = field(default_factory=list)
+    #: what the reader tolerated (a last line cut by a crash), one line each, for the command to print
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def skin(self) -> str | None:
@@ -131,6 +133,14 @@ def _load_json(path: Path, text: str, line: int | None = None) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordingFormatError(f"{where}: not valid JSON ({exc.msg})") from None
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True
 
 
 def _need(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -198,10 +208,15 @@ def read_recording(path: str | Path) -> Recording:
         text = log.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordingFormatError(f"{log}: cannot read: {exc}") from None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    for lineno, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
         where = f"{log}:{lineno}"
+        if lineno == len(lines) and not text.endswith("\n") and not _is_json(raw):
+            # the writer flushes every line whole, so only a crash mid-write leaves a line without its newline
+            recording.warnings.append(f"{where}: last line cut short (the recording was interrupted); ignored")
+            break
         obj = _load_json(log, raw, lineno)
         if not isinstance(obj, dict):
             raise RecordingFormatError(f"{where}: each line must be a JSON object")

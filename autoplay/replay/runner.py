@@ -192,7 +192,7 @@ class Replayer:
             image = self.decoder.read(frame.path)
             decoded = self.decoder.decode(image, recorded.grid if recorded else None)
             debug = str(self.out_dir / f"{frame.name}.unreadable.png") if self.out_dir else None
-            decoded.require_readable(debug)
+            decoded.require_readable(debug, self.out_dir)
             board = decoded.board.with_mines(self._mines_for(recorded, decoded.board))
             outcome.board = board
             if recorded is not None:
@@ -252,4 +252,4 @@ class Replayer:
             lines += explanation_lines(outcome.explanation, limit=2)
         lines += outcome.problems
         assert self.out_dir is not None
-        return save_png(self.out_dir / f"{outcome.name}.png", add_caption(picture, lines))
+        return save_png(self.out_dir / f"{outcome.name}.png", add_caption(picture, lines), root=self.out_dir)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from autoplay.errors import AutoplayError
+from autoplay.errors import UsageError
 from autoplay.replay.recording import RecordedDecision, Recording, is_recording, read_recording
 
 #: Files in a folder that are taken as screenshots (other files are ignored, not errors).
@@ -31,7 +31,7 @@ class ReplayInput:
 
 
 def collect_frames(path: str | Path) -> ReplayInput:
-    """Frames in replay order; raises :class:`AutoplayError` when there is nothing to replay.
+    """Frames in replay order; raises :class:`UsageError` when there is nothing to replay.
 
     A recording replays its decisions in log order (a frame without a decision
     was never acted on, so there is nothing to compare); a plain folder replays
@@ -39,19 +39,19 @@ def collect_frames(path: str | Path) -> ReplayInput:
     """
     p = Path(path)
     if not p.exists():
-        raise AutoplayError(f"{p}: no such file or folder")
+        raise UsageError(f"{p}: no such file or folder")
     if p.is_file():
         return ReplayInput([FrameSource(p, p.stem)], None, SINGLE_FILE_OUT)
     if is_recording(p):
         recording = read_recording(p)
         if not recording.decisions:
-            raise AutoplayError(f"{p}: the recording holds no decisions")
+            raise UsageError(f"{p}: the recording holds no decisions")
         names = _unique_names([d.frame for d in recording.decisions])
         frames = [FrameSource(d.frame, name, d) for d, name in zip(recording.decisions, names)]
         return ReplayInput(frames, recording, p / "annotated")
     images = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES)
     if not images:
-        raise AutoplayError(f"{p}: no screenshots (.png, .jpg, .bmp) in this folder")
+        raise UsageError(f"{p}: no screenshots (.png, .jpg, .bmp) in this folder")
     return ReplayInput([FrameSource(f, f.stem) for f in images], None, p / "annotated")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import signal
 import time
 from collections.abc import Callable, Generator
 from dataclasses import asdict, dataclass, field
@@ -167,9 +168,18 @@ def run_games(
         for item in chunks:
             yield from play_chunk(item)
         return
-    with multiprocessing.get_context().Pool(jobs) as pool:
+    with multiprocessing.get_context().Pool(jobs, initializer=_ignore_interrupts) as pool:
         for results in pool.imap_unordered(play_chunk, chunks):
             yield from results
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool and prints one line (exit 130).
+
+    A terminal's Ctrl-C reaches every process of the group; workers that handled it themselves each
+    printed a traceback before the parent could stop them.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass

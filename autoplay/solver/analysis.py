@@ -14,6 +14,7 @@ only in the reported grid.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -110,10 +111,12 @@ class Tally:
     counts: list[ComponentCount]
     estimates: dict[int, float]
     estimated: list[list[int]]
+    #: False when the components were counted but joining them under the mine count ran out of time
+    joined: bool = True
 
     @property
     def approximate(self) -> bool:
-        return bool(self.estimated)
+        return bool(self.estimated) or not self.joined
 
     def safe_cell_count(self) -> int:
         return sum(len(cells) for cells, num, _den in self.shares if num == 0)
@@ -154,18 +157,32 @@ def tally(pos: Position, mines: int | None, *, deadline: float | None = None) ->
     off = tuple(sorted(set(pos.unknown).difference(frontier)))
     expected = round(sum(estimates.values()))
     try:
-        shares, solutions, weights, off_share = _global(pos, counts, off, mines_left - expected)
+        shares, solutions, weights, off_share = _global(pos, counts, off, mines_left - expected, deadline=deadline)
+    except BudgetExceeded:
+        # the components are exact but their join under the mine count did not fit in the time: each keeps its
+        # own (local) probabilities and the cells off the frontier get the mean density left for them
+        shares, solutions, off_share = _unjoined(counts, off, mines_left - expected)
+        return Tally(True, shares, solutions, {}, off_share, counts, estimates, estimated, joined=False)
     except ContradictionError:
         if not estimated:
             raise
         # the rounded estimate, not the board, made the count impossible: fall back to local shares
-        shares, solutions = _local(counts)
-        left = max(0, min(mines_left - expected, len(off)))
-        off_share = (left, len(off)) if off else None
-        if off:
-            shares.append((off, left, len(off)))
+        shares, solutions, off_share = _unjoined(counts, off, mines_left - expected)
         weights = {}
     return Tally(True, shares, solutions, weights, off_share, counts, estimates, estimated)
+
+
+def _unjoined(
+    counts: list[ComponentCount], off: tuple[int, ...], left: int
+) -> tuple[list[tuple[tuple[int, ...], int, int]], int, tuple[int, int] | None]:
+    """Approximate global shares: each component's local ones, and the remaining density off the frontier."""
+    shares, solutions = _local(counts)
+    on_frontier = sum(Fraction(num, den) * len(cells) for cells, num, den in shares)
+    share = max(0, min(left - round(on_frontier), len(off)))
+    off_share = (share, len(off)) if off else None
+    if off:
+        shares.append((off, share, len(off)))
+    return shares, solutions, off_share
 
 
 def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | None = None) -> dict[int, Tally]:
@@ -200,12 +217,12 @@ def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | 
     off = tuple(j for j in layout.off if j not in touched)
     left = mines - len(pos.known_mines)
     outcomes: dict[int, Tally] = {}
-    kept_apart, kept_all = _leave_one_out([c.totals for c in counts])  # the same for every number
+    kept_apart, kept_all = _leave_one_out([c.totals for c in counts], deadline)  # the same for every number
     for seen, count in count_by_watched(changed, watched, deadline).items():
         joined = counts + [count]
         apart = [_convolve(e, count.totals) for e in kept_apart] + [kept_all], _convolve(kept_all, count.totals)
         try:
-            shares, solutions, weights, off_share = _global(pos, joined, off, left, apart)
+            shares, solutions, weights, off_share = _global(pos, joined, off, left, apart, deadline)
         except ContradictionError:
             continue
         outcomes[base + seen] = Tally(True, shares, solutions, weights, off_share, joined, {}, [])
@@ -269,6 +286,7 @@ def _count_cached(piece: list[tuple[tuple[int, ...], int]], deadline: float | No
     key = tuple(piece)
     found = _CACHE.get(key)
     if found is None:
+        _check(deadline)  # a board of a thousand small components never reaches the enumerator's own check
         found = count_component(piece, deadline)
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.clear()
@@ -296,6 +314,11 @@ def _no_placement(pos: Position, count: ComponentCount) -> ContradictionError:
     return ContradictionError("no placement of mines satisfies these numbers", pos.coords(numbers))
 
 
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise BudgetExceeded
+
+
 # -- joining components -----------------------------------------------------
 def _choose(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
@@ -303,8 +326,25 @@ def _choose(n: int, k: int) -> int:
 
 @lru_cache(maxsize=4096)
 def _room(n_off: int, left: int, size: int) -> tuple[int, ...]:
-    """Ways to place the rest off the frontier when m = 0..size-1 mines are on it (the guess search asks often)."""
-    return tuple(_choose(n_off, left - m) for m in range(size))
+    """Ways to place the rest off the frontier when m = 0..size-1 mines are on it (the guess search asks often).
+
+    One binomial, then each next one from the last by an exact small multiply and divide
+    (C(n, k-1) = C(n, k) * k / (n - k + 1)): on a 150x150 board each costs thousands of digits.
+    """
+    out: list[int] = []
+    current: int | None = None
+    for m in range(size):
+        k = left - m
+        if not 0 <= k <= n_off:
+            out.append(0)
+            current = None
+        elif current is None:
+            current = comb(n_off, k)
+            out.append(current)
+        else:
+            current = current * (k + 1) // (n_off - k)
+            out.append(current)
+    return tuple(out)
 
 
 def _convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
@@ -329,16 +369,26 @@ def _local(counts: list[ComponentCount]) -> tuple[list[tuple[tuple[int, ...], in
     return shares, solutions
 
 
-def _leave_one_out(dists: list[tuple[int, ...]]) -> tuple[list[list[int]], list[int]]:
-    """(for each i the convolution of every distribution but the i-th, the convolution of all)."""
+def _leave_one_out(dists: list[tuple[int, ...]], deadline: float | None = None) -> tuple[list[list[int]], list[int]]:
+    """(for each i the convolution of every distribution but the i-th, the convolution of all).
+
+    Raises :class:`BudgetExceeded` past ``deadline``: with a thousand components the exact products have
+    thousands of digits and this join, not the enumeration, is what takes the time.
+    """
     prefix: list[list[int] | tuple[int, ...]] = [[1]]
     for d in dists:
+        _check(deadline)
         prefix.append(_convolve(prefix[-1], d))
     suffix: list[list[int] | tuple[int, ...]] = [[1]]
     for d in reversed(dists):
+        _check(deadline)
         suffix.append(_convolve(suffix[-1], d))
     suffix.reverse()  # suffix[i] = convolution of dists[i:]
-    return [_convolve(prefix[i], suffix[i + 1]) for i in range(len(dists))], list(prefix[-1])
+    apart = []
+    for i in range(len(dists)):
+        _check(deadline)
+        apart.append(_convolve(prefix[i], suffix[i + 1]))
+    return apart, list(prefix[-1])
 
 
 def _global(
@@ -347,14 +397,16 @@ def _global(
     off: tuple[int, ...],
     left: int,
     apart: tuple[list[list[int]], list[int]] | None = None,
+    deadline: float | None = None,
 ) -> tuple[list[tuple[tuple[int, ...], int, int]], int, dict[int, int], tuple[int, int] | None]:
     """Convolve the components' mine counts and weight each total by the off-frontier binomial.
 
     ``apart`` is :func:`_leave_one_out` of the components' totals when the caller has it already.
+    Raises :class:`BudgetExceeded` past ``deadline``.
     """
     n_off = len(off)
     dists = [c.totals for c in counts]
-    excluding, full = apart or _leave_one_out(dists)
+    excluding, full = apart or _leave_one_out(dists, deadline)
     room = _room(n_off, left, len(full))
     weights = {m: w * room[m] for m, w in enumerate(full) if w and room[m]}
     total = sum(weights.values())
@@ -362,6 +414,7 @@ def _global(
         raise _count_mismatch(pos, dists, n_off, left)
     shares = []
     for i, count in enumerate(counts):
+        _check(deadline)
         others = [(k, w) for k, w in enumerate(excluding[i]) if w]
         rest = [sum(w * room[m + k] for k, w in others) for m in range(len(count.totals))]
         for cells, per_m in zip(count.groups, count.group_mines):

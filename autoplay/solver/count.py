@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 
@@ -144,6 +145,29 @@ def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
     return order
 
 
+def _open_numbers(first: list[int], last: list[int], k: int, check: Callable[[], None]) -> list[list[int]]:
+    """For each step i (0..k): the numbers touched by a group before i and by one at i or later, sorted.
+
+    Swept once with open/close events, so the cost is the size of the answer, not groups x numbers;
+    ``check`` is called every step so a deadline also bounds this set-up.
+    """
+    opens: list[list[int]] = [[] for _ in range(k + 1)]
+    closes: list[list[int]] = [[] for _ in range(k + 1)]
+    for c, (lo, hi) in enumerate(zip(first, last)):
+        if lo < hi:
+            opens[lo + 1].append(c)
+            closes[hi + 1].append(c)
+    current: set[int] = set()
+    out: list[list[int]] = []
+    for i in range(k + 1):
+        if i % 64 == 0:
+            check()
+        current.difference_update(closes[i])
+        current.update(opens[i])
+        out.append(sorted(current))
+    return out
+
+
 class _Enumerator:
     """Memoised depth-first count over groups in sweep order (see the module docstring)."""
 
@@ -168,13 +192,13 @@ class _Enumerator:
         for c, gs in enumerate(cons_groups):
             for g in gs:
                 touching[g].append(c)
-        # open[i]: numbers touched by a group before i and by one at i or later, in a fixed order
-        open_at = [[c for c in range(len(needs)) if first[c] < i <= last[c]] for i in range(k + 1)]
+        open_at = _open_numbers(first, last, k, self._check_deadline)
         position = [{c: p for p, c in enumerate(cs)} for cs in open_at]
         # for group i: (where its numbers' needs come from, their fresh value, capacity left after i)
         self.terms = []
         self.plans = []
         for i in range(k):
+            self._check_deadline()
             terms = []
             for c in touching[i]:
                 capacity_after = sum(sizes[g] for g in cons_groups[c] if g > i)
@@ -185,6 +209,11 @@ class _Enumerator:
                 plan.append((position[i].get(c, -1), needs[c], c in touching[i]))
             self.plans.append(plan)
         self.memo: dict[tuple[int, tuple[int, ...]], dict[int, list[int]]] = {}
+
+    def _check_deadline(self) -> None:
+        """Set-up is linear in the component but a 200x200 board's frontier is long: it is bounded too."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExceeded
 
     def run(self) -> dict[int, list[int]]:
         return self._solve(0, ())

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from autoplay.errors import UsageError
+from autoplay.outputs import output_file
 from autoplay.vision.grid import Grid
 
 if TYPE_CHECKING:
@@ -49,11 +51,21 @@ def write_debug_image(
     grid: Grid | None,
     bad_cells: Iterable[tuple[int, int]] = (),
     search_boxes: Iterable[tuple[int, int, int, int]] = (),
+    root: str | Path | None = None,
 ) -> str:
-    """Write the debug picture (creating folders) and return its path as a string for messages."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(out), draw_grid(image, grid, bad_cells, search_boxes))
+    """Write the debug picture and return its path as a string for messages.
+
+    The folder is created one level deep at most (:mod:`autoplay.outputs`); a folder that cannot be
+    written is a one-line :class:`~autoplay.errors.UsageError`, never a silent ``False`` from OpenCV.
+    """
+    out = output_file(path, root)
+    ok, encoded = cv2.imencode(".png", draw_grid(image, grid, bad_cells, search_boxes))
+    try:
+        if not ok:
+            raise OSError("cannot encode the picture")
+        out.write_bytes(encoded.tobytes())
+    except OSError as exc:
+        raise UsageError(f"{out}: cannot write the debug picture: {getattr(exc, 'strerror', None) or exc}") from None
     return str(out)
 
 

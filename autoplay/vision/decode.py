@@ -55,13 +55,18 @@ class DecodedFrame:
             mask[r, c] = True
         return mask
 
-    def require_readable(self, debug_path: str | Path | None = None) -> DecodedFrame:
-        """Return self, or raise :class:`UnreadableBoardError` naming the cells (and draw them)."""
+    def require_readable(
+        self, debug_path: str | Path | None = None, debug_root: str | Path | None = None
+    ) -> DecodedFrame:
+        """Return self, or raise :class:`UnreadableBoardError` naming the cells (and draw them).
+
+        ``debug_root``: the user's output folder the debug path lies in (sub-folders are created below it).
+        """
         if self.readable:
             return self
         debug = None
         if debug_path is not None and self.image is not None:
-            debug = write_debug_image(debug_path, self.image, self.grid, self.unreadable)
+            debug = write_debug_image(debug_path, self.image, self.grid, self.unreadable, root=debug_root)
         raise UnreadableBoardError(describe_cells("unreadable cells", self.unreadable), debug_image=debug)
 
     def to_dict(self) -> dict[str, Any]:

@@ -173,6 +173,21 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     return grid
 
 
+def second_board(image: np.ndarray, grid: Grid, skin: Skin | None = None) -> Grid | None:
+    """Another whole board on ``image`` besides ``grid`` (two game windows on one desktop), else None.
+
+    The located board is blanked out and the search run again: a screenshot with two boards must not
+    be read as whichever one the lattice search happened to prefer.
+    """
+    x0, y0, x1, y1 = grid.rect
+    masked = image.copy()
+    masked[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = 0
+    try:
+        return locate_grid(masked, skin)
+    except UnreadableBoardError:
+        return None
+
+
 def _outside_side(raw: Grid, shape: tuple[int, ...]) -> str | None:
     """The image edge that cuts through the lattice's outer cells, if any (more than a pixel of slack)."""
     height, width = shape[:2]

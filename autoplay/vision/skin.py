@@ -18,7 +18,8 @@ import numpy as np
 
 from autoplay.board.model import CELL_CHARS
 from autoplay.board.rules import Rules
-from autoplay.errors import AutoplayError
+from autoplay.errors import UnreadableBoardError, UsageError
+from autoplay.outputs import is_plain_name
 from autoplay.vision.counter import CounterSpec, glyph_from_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
 from autoplay.vision.image_io import read_image
@@ -94,58 +95,132 @@ def list_skins(root: Path | None = None) -> list[str]:
 def load_skin(name: str, root: Path | None = None) -> Skin:
     """Read ``calibration/NAME.toml`` and ``templates/NAME/*.png`` from ``root``, or the first skin home that has it."""
     homes = [Path(root)] if root is not None else skin_homes()
-    found = [home for home in homes if (home / "calibration" / f"{name}.toml").is_file()]
+    found = [home for home in homes if is_plain_name(name) and (home / "calibration" / f"{name}.toml").is_file()]
     if not found:
         where = " and ".join(str(home) for home in homes)
-        raise AutoplayError(f"unknown skin {name!r} (available under {where}: {', '.join(list_skins(root)) or 'none'})")
+        raise UsageError(f"unknown skin {name!r} (available under {where}: {', '.join(list_skins(root)) or 'none'})")
     home = found[0]
     path = home / "calibration" / f"{name}.toml"
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise AutoplayError(f"{path}: not valid TOML: {exc}") from None
+        raise UsageError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return skin_from_dict(name, data, home / "templates" / name, source=str(path))
 
 
 def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: str = "skin") -> Skin:
-    """Build a skin from its parsed TOML; template files are read from ``template_dir``."""
+    """Build a skin from its parsed TOML; template files are read from ``template_dir``.
+
+    The TOML is hand-edited (its ``[labels]`` table is where a user fixes a calibration), so every value
+    is checked for its type and range here: a bad one is a one-line :class:`UsageError` naming the key,
+    not a traceback later in the vision code.
+    """
+    rules_table = _table(data, "rules", source)
     try:
-        rules = Rules(**data.get("rules", {}))
+        rules = Rules(**rules_table)
     except (TypeError, ValueError) as exc:
-        raise AutoplayError(f"{source}: [rules]: {exc}") from None
-    match = data.get("match", {})
-    geometry = data.get("geometry", {})
+        raise UsageError(f"{source}: [rules]: {exc}") from None
+    match = _table(data, "match", source)
+    geometry = _table(data, "geometry", source)
     templates: dict[str, list[np.ndarray]] = {}
-    for stem, label in sorted(data.get("labels", {}).items()):
+    for stem, label in sorted(_table(data, "labels", source).items()):
         if label == UNNAMED:
             continue
-        if label not in CELL_CHARS:
-            raise AutoplayError(f"{source}: [labels] {stem} = {label!r} is not a cell character (. F ? * X 0-8)")
-        templates.setdefault(label, []).append(read_image(template_dir / f"{stem}.png"))
+        if not isinstance(label, str) or label not in CELL_CHARS:
+            raise UsageError(f"{source}: [labels] {stem} = {label!r} is not a cell character (. F ? * X 0-8)")
+        templates.setdefault(label, []).append(_template(template_dir, stem, source))
     if not templates:
-        raise AutoplayError(f"{source}: the skin has no labelled templates")
+        raise UsageError(f"{source}: the skin has no labelled templates")
     pitch = geometry.get("pitch_range")
+    if pitch is not None:
+        if not (isinstance(pitch, list) and len(pitch) == 2 and all(_is_number(v) for v in pitch)):
+            raise UsageError(f"{source}: [geometry] pitch_range must be [SMALLEST, LARGEST] in pixels, got {pitch!r}")
+        if not 0 < pitch[0] < pitch[1]:
+            raise UsageError(f"{source}: [geometry] pitch_range must be two sizes with 0 < first < second")
     mines_by_size = {}
-    for key, count in data.get("mines", {}).items():
+    for key, count in _table(data, "mines", source).items():
         rows, _, cols = key.partition("x")
-        if rows.isdigit() and cols.isdigit():
-            mines_by_size[(int(rows), int(cols))] = int(count)
+        if not (rows.isdigit() and cols.isdigit() and isinstance(count, int) and not isinstance(count, bool)):
+            raise UsageError(f"{source}: [mines] {key} = {count!r}: expected ROWSxCOLS = N, e.g. 16x30 = 99")
+        if not 0 <= count <= int(rows) * int(cols):
+            raise UsageError(f"{source}: [mines] {key} = {count}: not between 0 and the number of cells")
+        mines_by_size[(int(rows), int(cols))] = count
+    label_max = _table(data, "label_max_distance", source)
     return Skin(
         counter=_counter(data, template_dir, source),
         name=name,
         rules=rules,
         templates=templates,
-        max_distance=float(match.get("max_distance", 0.15)),
-        label_max_distance={str(k): float(v) for k, v in data.get("label_max_distance", {}).items()},
-        min_confidence=float(match.get("min_confidence", 0.2)),
-        patch_size=int(match.get("patch_size", DEFAULT_SIZE)),
-        inset=float(match.get("inset", DEFAULT_INSET)),
+        max_distance=_bounded(match, "max_distance", 0.15, source, "match", low=0.0, high=1.0),
+        label_max_distance={
+            str(k): _bounded(label_max, k, 0.0, source, "label_max_distance", low=0.0, high=1.0) for k in label_max
+        },
+        min_confidence=_bounded(match, "min_confidence", 0.2, source, "match", low=0.0, high=1.0, low_ok=True),
+        patch_size=int(_bounded(match, "patch_size", DEFAULT_SIZE, source, "match", low=2, high=64, whole=True)),
+        inset=_bounded(match, "inset", DEFAULT_INSET, source, "match", low=0.0, high=0.45, low_ok=True),
         pitch_range=(float(pitch[0]), float(pitch[1])) if pitch else None,
-        window={k: str(v) for k, v in data.get("window", {}).items()},
-        new_game={k: str(v) for k, v in data.get("new_game", {}).items()},
-        state={k: str(v) for k, v in data.get("state", {}).items()},
+        window=_texts(data, "window", source),
+        new_game=_texts(data, "new_game", source),
+        state=_texts(data, "state", source),
         mines_by_size=mines_by_size,
     )
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _table(data: dict[str, Any], key: str, source: str) -> dict[str, Any]:
+    """A TOML table (empty when absent); a key given as a plain value instead is an error."""
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise UsageError(f"{source}: [{key}] must be a table, got {value!r}")
+    return value
+
+
+def _texts(data: dict[str, Any], key: str, source: str) -> dict[str, str]:
+    table = _table(data, key, source)
+    for k, v in table.items():
+        if not isinstance(v, (str, int)) or isinstance(v, bool):
+            raise UsageError(f"{source}: [{key}] {k} = {v!r}: expected text")
+    return {k: str(v) for k, v in table.items()}
+
+
+def _bounded(
+    table: dict[str, Any],
+    key: str,
+    default: float,
+    source: str,
+    section: str,
+    *,
+    low: float,
+    high: float,
+    low_ok: bool = False,
+    whole: bool = False,
+) -> float:
+    """``table[key]`` as a number in (low, high] (or [low, high] with ``low_ok``), whole when ``whole``."""
+    value = table.get(key, default)
+    kind = "a whole number" if whole else "a number"
+    if not _is_number(value) or (whole and not isinstance(value, int)):
+        raise UsageError(f"{source}: [{section}] {key} = {value!r}: expected {kind}")
+    above = value >= low if low_ok else value > low
+    if not (above and value <= high and value == value):
+        bracket = "[" if low_ok else "("
+        raise UsageError(f"{source}: [{section}] {key} = {value!r}: expected {kind} in {bracket}{low}, {high}]")
+    return float(value)
+
+
+def _template(template_dir: Path, stem: str, source: str) -> np.ndarray:
+    """One template picture; a missing or broken file is a broken skin (usage error), not an unreadable board."""
+    path = template_dir / f"{stem}.png"
+    if not is_plain_name(stem):
+        raise UsageError(f"{source}: [labels] {stem!r} is not a plain file name")
+    try:
+        return read_image(path)
+    except UnreadableBoardError as exc:
+        raise UsageError(f"{source}: template {exc}") from None
 
 
 def _counter(data: dict[str, Any], template_dir: Path, source: str) -> CounterSpec | None:
@@ -153,11 +228,13 @@ def _counter(data: dict[str, Any], template_dir: Path, source: str) -> CounterSp
     table = data.get("counter")
     if not table:
         return None
+    if not isinstance(table, dict):
+        raise UsageError(f"{source}: [counter] must be a table, got {table!r}")
     glyphs: dict[str, list[np.ndarray]] = {}
-    for stem, char in sorted(data.get("counter_glyphs", {}).items()):
-        glyphs.setdefault(str(char), []).append(glyph_from_image(read_image(template_dir / f"{stem}.png")))
+    for stem, char in sorted(_table(data, "counter_glyphs", source).items()):
+        glyphs.setdefault(str(char), []).append(glyph_from_image(_template(template_dir, stem, source)))
     try:
         x0, y0, x1, y1 = (int(v) for v in table["box"])
         return CounterSpec(str(table["anchor"]), (x0, y0, x1, y1), str(table["format"]), glyphs)
     except (KeyError, TypeError, ValueError) as exc:
-        raise AutoplayError(f"{source}: [counter]: {exc}") from None
+        raise UsageError(f"{source}: [counter]: {exc}") from None

@@ -124,15 +124,16 @@ def test_help_text_is_printed_as_meant(sub: str) -> None:
 
 
 def test_the_exit_code_table_is_the_codes() -> None:
-    """The README's list of exit codes is exactly the codes the CLI can return: its errors', 0, and 130 for Ctrl-C."""
+    """The README's exit-code table is exactly the codes the CLI can return: ``ExitCode``, which every error uses."""
     import inspect
 
     from autoplay import errors
 
-    sentence = re.search(r"Exit codes: (.*?)\.", README.read_text(encoding="utf-8").replace("\n", " "))
-    assert sentence, "the README has no exit-code list"
-    listed = {int(code) for code in re.findall(r"(?:^|, )(\d+) ", sentence.group(1))}
+    text = README.read_text(encoding="utf-8")
+    table = text[text.index("**Exit codes**") :].split("\n\n")[1]
+    listed = {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.M)}
     raised = {
         cls.exit_code for _, cls in inspect.getmembers(errors, inspect.isclass) if issubclass(cls, errors.AutoplayError)
     }
-    assert listed == raised | {0, 130}, (listed, raised)
+    assert raised <= {int(code) for code in errors.ExitCode}
+    assert listed == {int(code) for code in errors.ExitCode}, (listed, sorted(errors.ExitCode))

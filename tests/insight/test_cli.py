@@ -110,7 +110,7 @@ def test_generate_into_a_folder_with_min_level(tmp_path, capsys):
     [
         (["generate", "--no-guess", "--min-level", "7"], "--min-level must be one of"),
         (["generate", "--min-level", "2"], "--min-level needs --no-guess"),
-        (["generate", "--count", "0"], "--count must be at least 1"),
+        (["generate", "--count", "0"], "must be 1 or more"),
         (["grade", "--max-numbers", "0"], "--max-numbers must be 1 to 6"),
         (["grade", "missing-board.txt"], "no such file"),
     ],

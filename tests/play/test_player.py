@@ -130,7 +130,9 @@ def test_unreadable_board_stops_after_rereads_without_clicking(tmp_path, monkeyp
         player.play_game(1)
     assert backend.clicks == []
     marked = Path(stopped.value.debug_image)  # the frame with the unreadable cell marked, for the user to look at
-    assert marked.parent == tmp_path and cv2.imread(str(marked)) is not None
+    # without --record it goes to a folder of its own for this run (tempdir is tmp_path here), never loose in tmp
+    assert marked.parent.parent == tmp_path and marked.parent.name.startswith("autoplay-unreadable-")
+    assert cv2.imread(str(marked)) is not None
     assert table.focused == PlayerSettings().reread_limit  # each re-read first gives the window focus back
 
 
@@ -207,3 +209,23 @@ def test_summary_counts_losses_that_followed_a_certain_move():
     assert data["losses_after_certain_move"] == 1
     assert (data["wins"], data["losses"], data["moves"], data["decisions"]) == (1, 2, 33, 16)
     assert data["seconds_per_game"] == 2.0 and data["moves_per_second"] == 5.5
+
+
+def test_a_board_of_another_game_is_named_as_such_not_as_unreadable_cells(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    table = FakeTable(9, 9, 10, seed=3)
+    player, backend = make_player(table)
+
+    def foreign(frame, grid):  # the wrong skin: almost no tile matches its templates
+        decoded = table.decode(frame, grid)
+        decoded.readable = False
+        decoded.unreadable = [(r, c) for r in range(9) for c in range(9) if (r, c) != (0, 0)]
+        return decoded
+
+    player.decode = foreign
+    with pytest.raises(UnreadableBoardError) as stopped:
+        player.play_game(1)
+    assert backend.clicks == []
+    assert stopped.value.exit_code == 3
+    message = str(stopped.value)
+    assert "does not look like this skin: 80 of 81 cells" in message and "\n" not in message

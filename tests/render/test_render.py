@@ -107,8 +107,13 @@ def test_caption_adds_a_strip_below_and_widens_for_long_text():
 
 def test_save_png_creates_folders_and_round_trips(tmp_path):
     image = render_board(BOARD)
-    path = save_png(tmp_path / "a" / "b" / "board.png", image)
+    path = save_png(tmp_path / "a" / "board.png", image)  # one missing level: created
     assert np.array_equal(cv2.imread(str(path)), image)
+    with pytest.raises(AutoplayError, match="does not exist"):  # two: a typo, nothing created
+        save_png(tmp_path / "x" / "y" / "board.png", image)
+    assert not (tmp_path / "x").exists()
+    # below an output folder the user named, autoplay's own layout is created at any depth
+    assert save_png(tmp_path / "out" / "frames" / "deep" / "b.png", image, root=tmp_path / "out").is_file()
 
 
 def test_save_png_errors_are_one_line(tmp_path):
@@ -116,7 +121,7 @@ def test_save_png_errors_are_one_line(tmp_path):
         save_png(tmp_path / "board.jpg", render_board(BOARD))
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(AutoplayError, match="cannot create folder"):
+    with pytest.raises(AutoplayError, match="is a file, not a folder"):
         save_png(blocker / "board.png", render_board(BOARD))
 
 

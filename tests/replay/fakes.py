@@ -24,7 +24,7 @@ class FakeDecoded:
     grid: UniformGrid | None
     state: str = "playing"
 
-    def require_readable(self, debug_path: str | None = None) -> None:
+    def require_readable(self, debug_path: str | None = None, debug_root: str | None = None) -> None:
         if self.board is None:
             raise UnreadableBoardError("no board found in the frame", debug_image=debug_path)
 
@@ -56,7 +56,7 @@ class TextDecoder:
 def write_frame(folder: Path, name: str, board_text: str | None) -> Path:
     """A frame picture and, unless None, the board text the fake decoder will 'read' from it."""
     board = Board.from_text(board_text or "..\n")  # any picture will do for a frame vision cannot read
-    path = save_png(folder / f"{name}.png", render_board(board, cell_px=CELL_PX))
+    path = save_png(folder / f"{name}.png", render_board(board, cell_px=CELL_PX), root=folder.parent)
     if board_text is not None:
         (folder / f"{name}.txt").write_text(board_text)
     return path

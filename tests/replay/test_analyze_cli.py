@@ -59,7 +59,7 @@ def test_user_mistakes_are_one_line_errors(tmp_path, capsys):
     assert err.count("\n") == 1 and "cells (0,0)" in err
     assert main(["analyze", write(tmp_path, BOARD), "--mines", "30"]) == 2
     assert "too many mines" in capsys.readouterr().err
-    assert main(["analyze", str(tmp_path / "shot.png")]) == 1
+    assert main(["analyze", str(tmp_path / "shot.png")]) == 2
     assert "needs --skin" in capsys.readouterr().err
 
 

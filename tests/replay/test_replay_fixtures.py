@@ -147,12 +147,12 @@ def test_single_screenshot_goes_to_replay_out_by_default(tmp_path, capsys, monke
 
 
 def test_replay_user_mistakes(tmp_path, capsys):
-    assert main(["replay", str(tmp_path / "nothing-here"), "--skin", "gnome-mines"]) == 1
+    assert main(["replay", str(tmp_path / "nothing-here"), "--skin", "gnome-mines"]) == 2
     assert "no such file or folder" in capsys.readouterr().err
     copy_frames(tmp_path / "shots", ["expert_mid8"])
-    assert main(["replay", str(tmp_path / "shots")]) == 1
+    assert main(["replay", str(tmp_path / "shots")]) == 2
     assert "--skin NAME is needed" in capsys.readouterr().err
-    assert main(["replay", str(tmp_path / "shots"), "--skin", "no-such-skin"]) == 1
+    assert main(["replay", str(tmp_path / "shots"), "--skin", "no-such-skin"]) == 2
     assert "unknown skin 'no-such-skin'" in capsys.readouterr().err
 
 

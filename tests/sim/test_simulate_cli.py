@@ -68,6 +68,6 @@ def test_simulate_flag_all_flags_every_mine_in_won_games(capsys):
 
 
 def test_simulate_rejects_impossible_boards(capsys):
-    assert main(["simulate", "--rows", "3", "--cols", "3", "--mines", "5", "--rule", "zero", "--games", "1"]) == 1
+    assert main(["simulate", "--rows", "3", "--cols", "3", "--mines", "5", "--rule", "zero", "--games", "1"]) == 2
     assert "do not fit" in capsys.readouterr().err
     assert main(["simulate", "--games", "0"]) == 2  # a usage error, like argparse's own

@@ -81,7 +81,7 @@ def test_missing_file(tmp_path, capsys):
 
 def test_negative_mines_is_a_user_error(tmp_path, capsys):
     path = write(tmp_path, "1.\n..\n")
-    assert main(["solve", path, "--mines", "-1"]) == 1
+    assert main(["solve", path, "--mines", "-1"]) == 2
     assert "--mines" in capsys.readouterr().err
 
 
