@@ -45,17 +45,17 @@ class VisionDecoder:
 
     def __init__(self, skin_name: str):
         from autoplay.vision import load_skin
+        from autoplay.vision.frame_delta import FrameReader
 
         self.skin = load_skin(skin_name)
+        self._frames = FrameReader()  # remembers the last frame, so each delta frame is decoded once
 
     @property
     def rules(self) -> Rules | None:
         return getattr(self.skin, "rules", None)
 
     def read(self, path: Path) -> np.ndarray:
-        from autoplay.vision import read_image
-
-        return read_image(path)
+        return self._frames.read(path)
 
     def decode(self, image: np.ndarray, grid_hint: dict[str, Any] | None) -> Any:
         from autoplay.vision import Grid, decode_frame
@@ -81,6 +81,10 @@ class FrameOutcome:
     problems: list[str] = field(default_factory=list)
     annotated: Path | None = None
     explanation: list[dict[str, Any]] | None = None
+    #: The annotated frame without caption, when the replayer was asked to keep pictures (for a report).
+    picture: np.ndarray | None = field(default=None, repr=False)
+    #: The grid the frame was decoded on (where the board sits in ``picture``).
+    grid: Any = field(default=None, repr=False)
 
     @property
     def move_text(self) -> str:
@@ -168,9 +172,13 @@ class Replayer:
         rules: Rules | None = None,
         mines: int | None = None,
         time_limit: float = 1.0,
+        keep_pictures: bool = False,
     ):
+        """``out_dir``: where captioned PNGs go (None: none written); ``keep_pictures``: put each annotated
+        frame on its outcome instead, for a caller that shrinks it (``autoplay report``)."""
         self.decoder = decoder
         self.out_dir = out_dir
+        self.keep_pictures = keep_pictures
         self.rules = rules or decoder.rules or Rules()
         self.mines = mines
         self.time_limit = time_limit
@@ -208,8 +216,13 @@ class Replayer:
                 analysis = self._analysis(board, outcome.decision)
             if outcome.problems:
                 outcome.status = "mismatch"
-            if self.out_dir is not None:
-                outcome.annotated = self._annotate(image, decoded.grid, outcome, analysis)
+            outcome.grid = decoded.grid
+            if self.out_dir is not None or self.keep_pictures:
+                picture = self._annotate(image, decoded.grid, outcome, analysis)
+                if self.keep_pictures:
+                    outcome.picture = picture
+                if self.out_dir is not None:
+                    outcome.annotated = self._save(picture, outcome)
         except AutoplayError as exc:
             outcome.status = "failed"
             outcome.problems.append(str(exc))
@@ -234,15 +247,21 @@ class Replayer:
 
         return analyze(board, board.mines, deadline=time.perf_counter() + self.time_limit)
 
-    def _annotate(self, image: np.ndarray, grid: Any, outcome: FrameOutcome, analysis: Any) -> Path:
-        from autoplay.render import add_caption, annotate_frame, save_png
+    @staticmethod
+    def _annotate(image: np.ndarray, grid: Any, outcome: FrameOutcome, analysis: Any) -> np.ndarray:
+        from autoplay.render import annotate_frame
 
         decision = outcome.decision
         move = decision.moves[0] if decision is not None and decision.moves else None
         probabilities = analysis.probabilities if analysis is not None else None
         safe = analysis.safe if analysis is not None else ()
         mines = analysis.mines if analysis is not None else ()
-        picture = annotate_frame(image, grid, probabilities, move, safe, mines, board=outcome.board)
+        return annotate_frame(image, grid, probabilities, move, safe, mines, board=outcome.board)
+
+    def _save(self, picture: np.ndarray, outcome: FrameOutcome) -> Path:
+        from autoplay.render import add_caption, save_png
+
+        decision = outcome.decision
         lines = [f"{outcome.name}: {outcome.move_text}" if decision else f"{outcome.name}: game over"]
         if decision is not None:
             lines.append(decision.reason)

@@ -27,7 +27,9 @@ class FrameSource:
 class ReplayInput:
     frames: list[FrameSource]
     recording: Recording | None
-    default_out: Path
+    #: Where annotated pictures go without --out; None for a recording, whose pictures are a page
+    #: (``autoplay report``) rather than a full-size PNG per decision written into the recording.
+    default_out: Path | None
 
 
 def collect_frames(path: str | Path) -> ReplayInput:
@@ -48,7 +50,7 @@ def collect_frames(path: str | Path) -> ReplayInput:
             raise AutoplayError(f"{p}: the recording holds no decisions")
         names = _unique_names([d.frame for d in recording.decisions])
         frames = [FrameSource(d.frame, name, d) for d, name in zip(recording.decisions, names)]
-        return ReplayInput(frames, recording, p / "annotated")
+        return ReplayInput(frames, recording, None)
     images = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES)
     if not images:
         raise AutoplayError(f"{p}: no screenshots (.png, .jpg, .bmp) in this folder")
