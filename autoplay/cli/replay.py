@@ -120,7 +120,15 @@ def run(args: argparse.Namespace) -> int:
             bar.advance()
     summary = _summary(outcomes)
     if args.json:
-        print(json.dumps({"summary": summary, "out": str(out_dir) if out_dir else None, "frames": [o.to_dict() for o in outcomes]}))
+        print(
+            json.dumps(
+                {
+                    "summary": summary,
+                    "out": str(out_dir) if out_dir else None,
+                    "frames": [o.to_dict() for o in outcomes],
+                }
+            )
+        )
     else:
         print(
             f"{summary['frames']} frame(s): {summary['ok']} ok, {summary['over']} game over, "

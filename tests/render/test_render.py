@@ -9,6 +9,7 @@ import pytest
 from autoplay.board import Board
 from autoplay.errors import AutoplayError
 from autoplay.render import UniformGrid, add_caption, annotate_frame, render_board, save_png
+from autoplay.render.overlay import wrap_text
 from autoplay.render.palette import heat_colour, percent_label
 from autoplay.render.terminal import format_grid
 
@@ -95,14 +96,25 @@ def test_inconsistent_input_is_rejected(kwargs, message):
         render_board(BOARD, **kwargs)
 
 
-def test_caption_adds_a_strip_below_and_widens_for_long_text():
+def test_caption_adds_a_strip_below_and_wraps_long_text_instead_of_widening():
     image = render_board(BOARD)
     captioned = add_caption(image, ["frame 1", "reveal (0,0)"])
     assert captioned.shape[1] == image.shape[1] and captioned.shape[0] > image.shape[0]
     assert np.array_equal(captioned[: image.shape[0]], image)
-    long = add_caption(image, "x" * 80)
-    assert long.shape[1] > image.shape[1]
-    assert np.array_equal(long[: image.shape[0], : image.shape[1]], image)
+    long = add_caption(image, "reveal (12,18): safe by flag reduction - 1 piece of information " * 3 + "x" * 80)
+    assert long.shape[1] == image.shape[1] and long.shape[0] > captioned.shape[0] + 3 * 18
+    assert np.array_equal(long[: image.shape[0]], image)
+    text = long[image.shape[0] :]
+    # the text reaches the right half of the strip but never its last columns: wrapped, not cut off
+    assert (text[:, image.shape[1] // 2 :] > 128).any() and not (text[:, -3:] > 128).any()
+
+
+def test_wrap_text_breaks_at_spaces_and_inside_words_only_when_needed():
+    lines = wrap_text("one two three four five six seven eight nine ten", 90)
+    assert len(lines) > 1 and " ".join(lines) == "one two three four five six seven eight nine ten"
+    pieces = wrap_text("x" * 50, 60)
+    assert "".join(pieces) == "x" * 50 and len(pieces) > 1
+    assert wrap_text("", 60) == [""]
 
 
 def test_save_png_creates_folders_and_round_trips(tmp_path):
