@@ -66,7 +66,7 @@ def measure(run: Path) -> Measured:
     old = 0
     started = time.process_time()
     for image in images:
-        ok, encoded = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, OLD_PNG_LEVEL])
+        _, encoded = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, OLD_PNG_LEVEL])
         old += len(encoded)
     old_cpu = time.process_time() - started
     with tempfile.TemporaryDirectory() as scratch:

@@ -81,10 +81,11 @@ class FrameOutcome:
     problems: list[str] = field(default_factory=list)
     annotated: Path | None = None
     explanation: list[dict[str, Any]] | None = None
-    #: The annotated frame without caption, when the replayer was asked to keep pictures (for a report).
-    picture: np.ndarray | None = field(default=None, repr=False)
-    #: The grid the frame was decoded on (where the board sits in ``picture``).
+    #: What a caller drawing its own pictures needs (``keep_frames``): the frame as read, the grid it was
+    #: decoded on and the solver's analysis of it (None on a fresh board or a finished game).
+    image: np.ndarray | None = field(default=None, repr=False)
     grid: Any = field(default=None, repr=False)
+    analysis: Any = field(default=None, repr=False)
 
     @property
     def move_text(self) -> str:
@@ -172,13 +173,13 @@ class Replayer:
         rules: Rules | None = None,
         mines: int | None = None,
         time_limit: float = 1.0,
-        keep_pictures: bool = False,
+        keep_frames: bool = False,
     ):
-        """``out_dir``: where captioned PNGs go (None: none written); ``keep_pictures``: put each annotated
-        frame on its outcome instead, for a caller that shrinks it (``autoplay report``)."""
+        """``out_dir``: where captioned PNGs go (None: none written); ``keep_frames``: put each frame, its
+        grid and analysis on its outcome, for a caller that draws its own pictures (``autoplay report``)."""
         self.decoder = decoder
         self.out_dir = out_dir
-        self.keep_pictures = keep_pictures
+        self.keep_frames = keep_frames
         self.rules = rules or decoder.rules or Rules()
         self.mines = mines
         self.time_limit = time_limit
@@ -216,13 +217,10 @@ class Replayer:
                 analysis = self._analysis(board, outcome.decision)
             if outcome.problems:
                 outcome.status = "mismatch"
-            outcome.grid = decoded.grid
-            if self.out_dir is not None or self.keep_pictures:
-                picture = self._annotate(image, decoded.grid, outcome, analysis)
-                if self.keep_pictures:
-                    outcome.picture = picture
-                if self.out_dir is not None:
-                    outcome.annotated = self._save(picture, outcome)
+            if self.keep_frames:
+                outcome.image, outcome.grid, outcome.analysis = image, decoded.grid, analysis
+            if self.out_dir is not None:
+                outcome.annotated = self._save(self._annotate(image, decoded.grid, outcome, analysis), outcome)
         except AutoplayError as exc:
             outcome.status = "failed"
             outcome.problems.append(str(exc))

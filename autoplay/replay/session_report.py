@@ -15,7 +15,7 @@ from typing import Any
 from autoplay.insight.record import explanation_lines
 from autoplay.render.board_image import render_board
 from autoplay.render.report_page import PageFrame, PageGame, PageSection, render_page
-from autoplay.render.thumbnail import board_region, data_uri, shrink
+from autoplay.render.thumbnail import board_thumbnail, data_uri
 from autoplay.render.timing_chart import stacked_bars_svg
 from autoplay.replay.recording import Recording
 from autoplay.replay.runner import FrameOutcome, Replayer, VisionDecoder
@@ -58,7 +58,7 @@ def build_report(
         rules=recording.rules,
         mines=recording.mines,
         time_limit=time_limit,
-        keep_pictures=True,
+        keep_frames=True,
     )
     frames: dict[int, list[PageFrame]] = {}
     statuses: dict[int, list[str]] = {}
@@ -90,12 +90,23 @@ def build_report(
 
 
 def page_frame(outcome: FrameOutcome, step: int, thumb_width: int = THUMB_WIDTH) -> PageFrame:
-    """A thumbnail and its caption; the outcome's full-size picture is dropped once shrunk."""
+    """A thumbnail and its caption; the outcome's full-size frame is dropped once shrunk."""
     image = None
-    if outcome.picture is not None and outcome.grid is not None:
-        image = data_uri(shrink(board_region(outcome.picture, outcome.grid), thumb_width), "jpeg", THUMB_QUALITY)
-        outcome.picture = None
     decision = outcome.decision
+    if outcome.image is not None and outcome.grid is not None:
+        analysis = outcome.analysis
+        picture = board_thumbnail(
+            outcome.image,
+            outcome.grid,
+            thumb_width,
+            analysis.probabilities if analysis is not None else None,
+            decision.moves[0] if decision is not None and decision.moves else None,
+            analysis.safe if analysis is not None else (),
+            analysis.mines if analysis is not None else (),
+            board=outcome.board,
+        )
+        image = data_uri(picture, "jpeg", THUMB_QUALITY)
+        outcome.image = None
     lines: list[str] = []
     if decision is not None:
         lines.append(str(decision.reason))
