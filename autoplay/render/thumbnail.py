@@ -12,17 +12,14 @@ full-size annotated frame).
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
 
-from autoplay.board.model import Board
 from autoplay.errors import AutoplayError
-from autoplay.render.layers import CellGeometry, Coord, Probabilities, paint_analysis, shown_mines
-from autoplay.render.overlay import FRAME_HEAT_ALPHA, as_bgr
+from autoplay.render.layers import CellGeometry
+from autoplay.render.overlay import as_bgr
 
 #: Pixels kept around the board: a move ring on an edge cell reaches a little beyond it.
 BOARD_MARGIN_PX = 6
@@ -66,25 +63,15 @@ def board_bounds(image: np.ndarray, grid: CellGeometry, margin: int = BOARD_MARG
     return x0, y0, x1, y1
 
 
-def board_thumbnail(
-    image: np.ndarray,
-    grid: CellGeometry,
-    width: int,
-    probabilities: Probabilities | None,
-    move: Any = None,
-    safe: Iterable[Coord] = (),
-    mines: Iterable[Coord] = (),
-    *,
-    board: Board | None = None,
-) -> np.ndarray:
-    """The board of a frame, ``width`` pixels wide (never enlarged), with the heat map, certain cells and move."""
+def board_cutout(image: np.ndarray, grid: CellGeometry, width: int) -> tuple[np.ndarray, ScaledGeometry]:
+    """The board of a frame, ``width`` pixels wide (never enlarged), and where its cells are in it.
+
+    A fresh BGR copy, ready to annotate at that size (:func:`autoplay.render.annotate_frame`): marks are
+    drawn crisp and percentages that do not fit a small cell are left out, not smeared by shrinking.
+    """
     x0, y0, x1, y1 = board_bounds(image, grid)
     small = shrink(as_bgr(image[y0:y1, x0:x1]), width)  # as_bgr copies: the caller's frame stays as it was
-    geometry = ScaledGeometry(grid, small.shape[1] / (x1 - x0), x0, y0)
-    skip = shown_mines(board) if board is not None else ()
-    return paint_analysis(
-        small, geometry, probabilities, move=move, safe=safe, mines=mines, alpha=FRAME_HEAT_ALPHA, skip=skip
-    )
+    return small, ScaledGeometry(grid, small.shape[1] / (x1 - x0), x0, y0)
 
 
 def shrink(image: np.ndarray, width: int) -> np.ndarray:

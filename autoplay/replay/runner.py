@@ -220,7 +220,7 @@ class Replayer:
             if self.keep_frames:
                 outcome.image, outcome.grid, outcome.analysis = image, decoded.grid, analysis
             if self.out_dir is not None:
-                outcome.annotated = self._save(self._annotate(image, decoded.grid, outcome, analysis), outcome)
+                outcome.annotated = self._save(self.annotate(image, decoded.grid, outcome, analysis), outcome)
         except AutoplayError as exc:
             outcome.status = "failed"
             outcome.problems.append(str(exc))
@@ -246,7 +246,8 @@ class Replayer:
         return analyze(board, board.mines, deadline=time.perf_counter() + self.time_limit)
 
     @staticmethod
-    def _annotate(image: np.ndarray, grid: Any, outcome: FrameOutcome, analysis: Any) -> np.ndarray:
+    def annotate(image: np.ndarray, grid: Any, outcome: FrameOutcome, analysis: Any) -> np.ndarray:
+        """``image`` with the grid, the heat map of ``analysis`` and the outcome's move drawn on it."""
         from autoplay.render import annotate_frame
 
         decision = outcome.decision

@@ -15,7 +15,7 @@ from typing import Any
 from autoplay.insight.record import explanation_lines
 from autoplay.render.board_image import render_board
 from autoplay.render.report_page import PageFrame, PageGame, PageSection, render_page
-from autoplay.render.thumbnail import board_thumbnail, data_uri
+from autoplay.render.thumbnail import board_cutout, data_uri
 from autoplay.render.timing_chart import stacked_bars_svg
 from autoplay.replay.recording import Recording
 from autoplay.replay.runner import FrameOutcome, Replayer, VisionDecoder
@@ -94,18 +94,8 @@ def page_frame(outcome: FrameOutcome, step: int, thumb_width: int = THUMB_WIDTH)
     image = None
     decision = outcome.decision
     if outcome.image is not None and outcome.grid is not None:
-        analysis = outcome.analysis
-        picture = board_thumbnail(
-            outcome.image,
-            outcome.grid,
-            thumb_width,
-            analysis.probabilities if analysis is not None else None,
-            decision.moves[0] if decision is not None and decision.moves else None,
-            analysis.safe if analysis is not None else (),
-            analysis.mines if analysis is not None else (),
-            board=outcome.board,
-        )
-        image = data_uri(picture, "jpeg", THUMB_QUALITY)
+        small, geometry = board_cutout(outcome.image, outcome.grid, thumb_width)
+        image = data_uri(Replayer.annotate(small, geometry, outcome, outcome.analysis), "jpeg", THUMB_QUALITY)
         outcome.image = None
     lines: list[str] = []
     if decision is not None:

@@ -12,7 +12,7 @@ from autoplay.render import UniformGrid, add_caption, annotate_frame, render_boa
 from autoplay.render.overlay import wrap_text
 from autoplay.render.palette import MOVE_REVEAL, heat_colour, percent_label
 from autoplay.render.terminal import format_grid
-from autoplay.render.thumbnail import board_thumbnail
+from autoplay.render.thumbnail import board_cutout
 
 BOARD = Board.from_text("mines=4\n..1F\n..21\n1100\n.?00\n")
 
@@ -153,19 +153,20 @@ def test_terminal_grid_plain_and_coloured():
     assert stripped == lines
 
 
-def test_board_thumbnail_cuts_the_board_shrinks_it_and_marks_the_move():
+def test_board_cutout_is_annotated_at_its_small_size():
     grid = UniformGrid(BOARD.rows, BOARD.cols, 40, 100, 60)  # a board inside a bigger "window"
     frame = np.full((400, 400, 3), 90, np.uint8)
     frame[60:220, 100:260] = render_board(BOARD, cell_px=40)[40:, 40:]
     before = frame.copy()
     probabilities = [[0.5 if BOARD[r, c] == "." else None for c in range(BOARD.cols)] for r in range(BOARD.rows)]
-    thumb = board_thumbnail(frame, grid, 80, probabilities, (0, 0, "reveal"), board=BOARD)
+    small, geometry = board_cutout(frame, grid, 80)
+    thumb = annotate_frame(small, geometry, probabilities, (0, 0, "reveal"), board=BOARD)
     assert thumb.shape == (round((160 + 12) * 80 / (160 + 12)), 80, 3)
     assert np.array_equal(frame, before)  # the caller's frame is not painted on
-    ring = np.all(thumb == MOVE_REVEAL, axis=2)
+    plain = annotate_frame(small.copy(), geometry, None, board=BOARD)
+    ring = np.all(thumb == MOVE_REVEAL, axis=2) & ~np.all(plain == MOVE_REVEAL, axis=2)  # not the board outline
     ys, xs = np.nonzero(ring)
     assert ring.any() and xs.max() < 40 and ys.max() < 40  # around cell (0,0), top-left quarter
-    plain = board_thumbnail(frame, grid, 80, None, board=BOARD)
 
     def centre(image, r, c):
         return image[round((60 + 40 * r + 20 - 54) * 80 / 172), round((100 + 40 * c + 20 - 94) * 80 / 172)]
