@@ -15,11 +15,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "report",
         help="write one self-contained HTML page about a recorded session (summary, games, every decision)",
-        description="Replays a recording from 'autoplay play --record' (or the run folder of 'autoplay demo', "
-        "which holds one in recording/) and writes a single HTML file with everything inside it: wins, losses, "
-        "the win rate with its 95%% interval, time per game, a chart of where the time went, one row per game, "
-        "and each game's decisions as a filmstrip of board thumbnails with the heat map, the chosen move and "
-        "why. No network, no other files.",
+        description="Replays a recording from 'autoplay play --record' (or the run folder of 'autoplay demo',\n"
+        "which holds one in recording/) and writes a single HTML file with everything inside it: wins,\n"
+        "losses, the win rate with its 95% interval, time per game, a chart of where the time went, one row\n"
+        "per game, and each game's decisions as a filmstrip of board thumbnails with the heat map, the\n"
+        "chosen move and why. No network, no other files.",
         epilog="exit codes: 0 page written (decisions that did not replay are marked on it and counted on "
         "stdout); 2 bad recording; 3 no frame could be read.\nexample: autoplay report runs/demo-1200",
         formatter_class=argparse.RawDescriptionHelpFormatter,
