@@ -52,6 +52,7 @@ def annotate_frame(
     mines: Iterable[Coord] = (),
     *,
     board: Board | None = None,
+    grid_lines: bool = True,
 ) -> np.ndarray:
     """A copy of the screenshot with the grid, the heat map, certain cells and the chosen move.
 
@@ -59,9 +60,12 @@ def annotate_frame(
     pixel for pixel; use :func:`add_caption` for a line of text underneath.
     Given the decoded ``board``, flags and shown mines stay untinted: the
     solver's 100% there says nothing the tile does not, and would hide it.
+    ``grid_lines=False`` leaves out the located grid (a thumbnail: the tiles' own edges show it, and the
+    lines would cost a third of its JPEG bytes).
     """
     out = as_bgr(image_bgr)
-    draw_grid_lines(out, grid)
+    if grid_lines:
+        draw_grid_lines(out, grid)
     skip = shown_mines(board) if board is not None else ()
     return paint_analysis(
         out, grid, probabilities, move=move, safe=safe, mines=mines, alpha=FRAME_HEAT_ALPHA, skip=skip

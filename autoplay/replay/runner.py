@@ -246,7 +246,9 @@ class Replayer:
         return analyze(board, board.mines, deadline=time.perf_counter() + self.time_limit)
 
     @staticmethod
-    def annotate(image: np.ndarray, grid: Any, outcome: FrameOutcome, analysis: Any) -> np.ndarray:
+    def annotate(
+        image: np.ndarray, grid: Any, outcome: FrameOutcome, analysis: Any, grid_lines: bool = True
+    ) -> np.ndarray:
         """``image`` with the grid, the heat map of ``analysis`` and the outcome's move drawn on it."""
         from autoplay.render import annotate_frame
 
@@ -255,7 +257,7 @@ class Replayer:
         probabilities = analysis.probabilities if analysis is not None else None
         safe = analysis.safe if analysis is not None else ()
         mines = analysis.mines if analysis is not None else ()
-        return annotate_frame(image, grid, probabilities, move, safe, mines, board=outcome.board)
+        return annotate_frame(image, grid, probabilities, move, safe, mines, board=outcome.board, grid_lines=grid_lines)
 
     def _save(self, picture: np.ndarray, outcome: FrameOutcome) -> Path:
         from autoplay.render import add_caption, save_png

@@ -95,7 +95,8 @@ def page_frame(outcome: FrameOutcome, step: int, thumb_width: int = THUMB_WIDTH)
     decision = outcome.decision
     if outcome.image is not None and outcome.grid is not None:
         small, geometry = board_cutout(outcome.image, outcome.grid, thumb_width)
-        image = data_uri(Replayer.annotate(small, geometry, outcome, outcome.analysis), "jpeg", THUMB_QUALITY)
+        picture = Replayer.annotate(small, geometry, outcome, outcome.analysis, grid_lines=False)
+        image = data_uri(picture, "jpeg", THUMB_QUALITY)
         outcome.image = None
     lines: list[str] = []
     if decision is not None:
