@@ -62,6 +62,8 @@ th{background:#eef0f4;font-weight:600}td.l,th.l{text-align:left}
 .strip{display:flex;align-items:flex-start;gap:12px;overflow-x:auto;padding:4px 2px 12px;scroll-snap-type:x proximity}
 .frame{flex:0 0 auto;width:420px;background:#fff;border-radius:8px;box-shadow:0 1px 2px #0002;
   scroll-snap-align:start;overflow:hidden}
+.frame{margin:0}.frame[data-kind=guess]{box-shadow:0 0 0 3px #d97706}
+.frame[data-kind=mismatch],.frame[data-kind=failed]{box-shadow:0 0 0 3px #c62828}
 .frame img{display:block;width:100%;height:auto;background:#ddd}
 .frame .txt{padding:8px 10px 10px;font-size:13px;line-height:1.35}
 .frame .top{display:flex;justify-content:space-between;align-items:center;gap:8px;margin-bottom:4px}
@@ -146,7 +148,7 @@ def _frame(frame: PageFrame) -> str:
     items += [f"<li class='problem'>{escape(line)}</li>" for line in frame.problems]
     listing = f"<ul>{''.join(items)}</ul>" if items else ""
     return (
-        f"<figure class='frame' style='margin:0'>{image}<figcaption class='txt'><div class='top'>"
+        f"<figure class='frame' data-kind='{escape(frame.badge)}'>{image}<figcaption class='txt'><div class='top'>"
         f"<span>{escape(frame.title)}</span><span class='badge {escape(frame.badge)}'>{escape(frame.badge_text)}</span>"
         f"</div><div class='move'>{escape(frame.move)}</div>{listing}</figcaption></figure>"
     )
