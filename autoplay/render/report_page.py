@@ -83,7 +83,8 @@ LEGEND = (
     '<i style="background:#28be3c"></i>safe<i style="background:#ffd700"></i>25%'
     '<i style="background:#dc2828"></i>mine; '
     "green dot: certainly safe, red cross: certainly a mine; ring: the chosen move "
-    '(<span style="color:#00a0ff">blue</span> reveal, <span style="color:#c800c8">magenta</span> flag).</p>'
+    '(<span style="color:#00a0ff">blue</span> reveal, <span style="color:#c800c8">magenta</span> flag). '
+    "Guesses are outlined in orange, decisions the replay did not reproduce in red.</p>"
 )
 
 
