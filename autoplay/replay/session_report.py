@@ -19,7 +19,7 @@ from autoplay.render.thumbnail import board_cutout, data_uri
 from autoplay.render.timing_chart import stacked_bars_svg
 from autoplay.replay.recording import Recording
 from autoplay.replay.runner import FrameOutcome, Replayer, VisionDecoder
-from autoplay.replay.session_stats import SessionStats, session_stats
+from autoplay.replay.session_stats import GameStats, SessionStats, session_stats
 from autoplay.replay.sources import collect_frames
 
 #: Thumbnail width and JPEG quality: an expert board stays legible (cells of 14 px) at ~26 KB a frame.
@@ -131,7 +131,7 @@ def _moves_text(decision: Any, outcome: FrameOutcome, limit: int = 6) -> str:
     return shown + (f" and {len(moves) - limit} more" if len(moves) > limit else "") if moves else "no move"
 
 
-def _page_game(game: Any, frames: list[PageFrame], statuses: list[str]) -> PageGame:
+def _page_game(game: GameStats, frames: list[PageFrame], statuses: list[str]) -> PageGame:
     final = None
     if game.final_board is not None:
         final = data_uri(render_board(game.final_board, cell_px=FINAL_BOARD_CELL_PX), "png")

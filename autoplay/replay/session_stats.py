@@ -8,12 +8,13 @@ report counts from those and never needs the summary.
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field
 
 from autoplay.board.model import Board
 from autoplay.board.textformat import parse_board
 from autoplay.errors import BoardFormatError
-from autoplay.replay.recording import Recording
+from autoplay.replay.recording import RecordedDecision, Recording
 from autoplay.sim.stats import wilson_interval
 
 #: The live loop's phases, in the order a decision goes through them (autoplay.play.player.PHASES).
@@ -41,12 +42,17 @@ class SessionStats:
     games: list[GameStats] = field(default_factory=list)
 
     @property
+    def results(self) -> Counter[str]:
+        """Games per result: won, lost, and unfinished for a recording that stops inside a game."""
+        return Counter(g.result for g in self.games)
+
+    @property
     def wins(self) -> int:
-        return sum(g.result == "won" for g in self.games)
+        return self.results["won"]
 
     @property
     def losses(self) -> int:
-        return sum(g.result == "lost" for g in self.games)
+        return self.results["lost"]
 
     @property
     def win_rate(self) -> float | None:
@@ -78,7 +84,7 @@ class SessionStats:
 
 def session_stats(recording: Recording) -> SessionStats:
     """Per-game rows from the decision and game lines; a game's own timing is used when it was recorded."""
-    by_game: dict[int, list] = {}
+    by_game: dict[int, list[RecordedDecision]] = {}
     for decision in recording.decisions:
         by_game.setdefault(decision.game, []).append(decision)
     ended = {g.game: g for g in recording.games}
