@@ -23,6 +23,8 @@ import pytest
 from autoplay.cli.main import main
 from autoplay.play.recorder import Recorder
 from autoplay.replay.decide import decide_move
+from autoplay.replay.recording import read_recording
+from autoplay.replay.session_stats import session_stats
 from autoplay.vision import decode_frame, load_skin, read_image
 from autoplay.vision.frame_delta import FrameReader
 
@@ -175,3 +177,16 @@ def test_the_page_renders_in_real_chromium_with_every_image_loaded(recordings, t
     probe.write_text(page.replace("</body>", marker + "</body>"), encoding="utf-8")
     dom = chromium("--dump-dom", "--virtual-time-budget=10000", probe.as_uri()).stdout
     assert 'data-loaded="7/7"' in dom, dom[:300]
+
+
+def test_a_session_stopped_inside_a_game_is_counted_from_its_decisions(recordings, tmp_path):
+    new, _ = recordings
+    stopped = tmp_path / "stopped"
+    shutil.copytree(new, stopped)
+    log = stopped / "decisions.jsonl"
+    log.write_text("".join(line + "\n" for line in log.read_text().splitlines()[:-1]))  # no game 2 line
+    stats = session_stats(read_recording(stopped))
+    assert [(g.number, g.result, g.decisions) for g in stats.games] == [(1, "lost", 3), (2, "unfinished", 3)]
+    assert (stats.wins, stats.losses, stats.win_rate) == (0, 1, 0.0)
+    assert stats.games[1].seconds is None and stats.games[1].phase_seconds["settle"] == pytest.approx(0.18)
+    assert stats.ms_per_decision["decode"] == pytest.approx(1000 * (0.1 + 3 * 0.004) / 6)
