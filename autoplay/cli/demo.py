@@ -1,10 +1,10 @@
 """``autoplay demo``: the whole product on a machine without a screen.
 
 Starts a private Xvfb, launches the real game with bot-friendly settings, plays
-a few games through ``autoplay play --record`` and, when ``autoplay replay`` is
-available, draws annotated pictures of every decision.  The sub-commands run as
-child processes exactly as a user would type them, so the demo proves the
-documented commands work.
+a few games through ``autoplay play --record`` and writes the session's page
+with ``autoplay report`` (every decision replayed, drawn with its heat map and
+explained), printing its path last.  The sub-commands run as child processes
+exactly as a user would type them, so the demo proves the documented commands work.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from autoplay.cli.arguments import positive_int
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "demo",
-        help="headless demo: Xvfb + real game + a few recorded games (+ annotated replay)",
+        help="headless demo: Xvfb + real game + a few recorded games + an HTML report",
         description="Plays real games on a virtual display and leaves the recording in "
-        "OUT/demo-<timestamp>/ (frames, decisions, annotated pictures).",
+        "OUT/demo-<timestamp>/recording/ and one page about it, OUT/demo-<timestamp>/report.html.",
     )
     p.add_argument("--game", default="gnome-mines", choices=["gnome-mines", "xdemineur"])
     p.add_argument("--games", type=positive_int, default=3, metavar="N", help="games to play (default 3)")
@@ -75,14 +75,14 @@ def run(args: argparse.Namespace) -> int:
             code = subprocess.call(play, env=env)
     if code != 0:
         raise ControlError(f"autoplay play failed with exit code {code}; partial recording in {record}")
-    annotated = run_dir / "annotated"
-    replay = [sys.executable, "-m", "autoplay", "replay", str(record), "--skin", args.game, "--out", str(annotated)]
-    replay_code = subprocess.call(replay, env={**os.environ, "PYTHONPATH": package_root}, stdout=subprocess.DEVNULL)
-    if replay_code in (0, 1) and annotated.is_dir():
-        print(f"annotated pictures: {annotated}")
-    else:
-        print(f"(no annotated pictures: autoplay replay exited with {replay_code})")
+    page = run_dir / "report.html"
+    report = [sys.executable, "-m", "autoplay", "report", str(run_dir), "--skin", args.game, "--out", str(page)]
+    report_code = subprocess.call(report, env={**os.environ, "PYTHONPATH": package_root}, stdout=subprocess.DEVNULL)
     print(f"demo finished: {run_dir}")
+    if report_code == 0 and page.is_file():
+        print(f"report: {page}")
+    else:
+        print(f"(no report page: autoplay report exited with {report_code})")
     return 0
 
 

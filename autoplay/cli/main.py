@@ -24,6 +24,7 @@ COMMANDS = [
     "autoplay.cli.grade",
     "autoplay.cli.generate",
     "autoplay.cli.replay",
+    "autoplay.cli.report",
     "autoplay.cli.decode",
     "autoplay.cli.calibrate",
     "autoplay.cli.play",

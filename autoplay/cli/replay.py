@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--out",
         metavar="DIR",
-        help="folder for annotated PNGs (default: PATH/annotated, or ./replay-out for a single screenshot)",
+        help="folder for annotated PNGs (default: PATH/annotated for a folder of screenshots, ./replay-out for "
+        "a single screenshot, none for a recording: 'autoplay report' shows a recording as one page)",
     )
     p.add_argument(
         "--mines", type=non_negative_int, help="total mine count when neither the recording nor the screen shows it"
@@ -110,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     if not skin:
         raise UsageError("--skin NAME is needed (only a recording names its skin)")
     out_dir = Path(args.out) if args.out else source.default_out
+    pictures = f"annotated pictures in {out_dir}" if out_dir else "no pictures written (--out DIR draws them)"
     mines = args.mines if args.mines is not None else (recording.mines if recording else None)
     replayer = Replayer(
         VisionDecoder(skin),
@@ -129,11 +131,19 @@ def run(args: argparse.Namespace) -> int:
             bar.advance()
     summary = _summary(outcomes)
     if args.json:
-        print(json.dumps({"summary": summary, "out": str(out_dir), "frames": [o.to_dict() for o in outcomes]}))
+        print(
+            json.dumps(
+                {
+                    "summary": summary,
+                    "out": str(out_dir) if out_dir else None,
+                    "frames": [o.to_dict() for o in outcomes],
+                }
+            )
+        )
     else:
         print(
             f"{summary['frames']} frame(s): {summary['ok']} ok, {summary['over']} game over, "
-            f"{summary['mismatch']} mismatched, {summary['failed']} failed; annotated pictures in {out_dir}"
+            f"{summary['mismatch']} mismatched, {summary['failed']} failed; {pictures}"
         )
     if summary["failed"]:
         return EXIT_FAILED

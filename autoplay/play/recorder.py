@@ -1,8 +1,11 @@
 """Writing a session to disk in the format ``autoplay replay`` reads (see autoplay.replay.recording).
 
-Frames are PNGs with light compression, so they stay pixel-exact and replay
-decodes the same board.  Encoding one expert frame still costs ~20 ms, about a
-third of a decision, so frames are written by one background thread (OpenCV
+Frames stay pixel-exact, so replay decodes the same board, and small: most are
+stored as their difference from the frame before (:mod:`autoplay.vision.frame_delta`),
+about 5 KB for an expert frame instead of 60 KB, with a whole key frame at the
+start, every :data:`KEYFRAME_EVERY` frames and for tagged frames (an unreadable
+frame is kept whole, ready to calibrate on).  Encoding still costs ~15 ms, a
+fifth of a decision, so frames are written by one background thread (OpenCV
 releases the GIL while encoding); ``close()`` waits for the last of them, and a
 failed write surfaces at the next call instead of being lost.
 """
@@ -21,10 +24,13 @@ from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.board.textformat import format_board
 from autoplay.errors import ControlError
+from autoplay.vision.frame_delta import DELTA_SUFFIX, KEYFRAME_EVERY, xor_delta
 
 SESSION_FILE = "session.json"
 DECISIONS_FILE = "decisions.jsonl"
 FRAMES_DIR = "frames"
+#: zlib level of the frame PNGs: 6 makes deltas a third of level 1's size for a few ms more, off the live thread.
+PNG_LEVEL = 6
 
 
 class Recorder:
@@ -45,6 +51,8 @@ class Recorder:
             **session,
         }
         self._frames = len(list((self.root / FRAMES_DIR).glob("*.png")))
+        self._previous: np.ndarray | None = None  # the last frame written: the base of the next delta
+        self._since_key = 0
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recorder")
         self._pending: list[Future[None]] = []
         self._write_session()
@@ -52,12 +60,28 @@ class Recorder:
     def frame(self, image: np.ndarray, tag: str = "") -> str:
         """Save a captured frame; returns its path relative to the recording root.
 
-        ``tag`` marks frames that are not decisions (e.g. "unreadable"), for calibration.
+        ``tag`` marks frames that are not decisions (e.g. "unreadable"), for calibration; such a frame is
+        kept whole.  ``image`` must not be changed afterwards: it is the base of the next frame's delta
+        (captures are fresh arrays, so the player never does).
         """
         self._check_writes()
         self._frames += 1
-        name = f"{FRAMES_DIR}/{self._frames:06d}{'-' + tag if tag else ''}.png"
-        self._pending.append(self._writer.submit(_write_png, self.root / name, image))
+        previous, self._previous = self._previous, image
+        key = (
+            tag
+            or previous is None
+            or previous.shape != image.shape
+            or previous.dtype != image.dtype
+            or self._since_key + 1 >= KEYFRAME_EVERY
+        )
+        self._since_key = 0 if key else self._since_key + 1
+        if key:
+            name = f"{FRAMES_DIR}/{self._frames:06d}{'-' + tag if tag else ''}.png"
+            self._pending.append(self._writer.submit(_write_png, self.root / name, image))
+        else:
+            assert previous is not None
+            name = f"{FRAMES_DIR}/{self._frames:06d}{DELTA_SUFFIX}"
+            self._pending.append(self._writer.submit(_write_delta, self.root / name, previous, image))
         return name
 
     def _check_writes(self, wait: bool = False) -> None:
@@ -123,5 +147,9 @@ class Recorder:
 def _write_png(path: Path, image: np.ndarray) -> None:
     import cv2
 
-    if not cv2.imwrite(str(path), image, [cv2.IMWRITE_PNG_COMPRESSION, 1]):
+    if not cv2.imwrite(str(path), image, [cv2.IMWRITE_PNG_COMPRESSION, PNG_LEVEL]):
         raise ControlError(f"cannot write {path}")
+
+
+def _write_delta(path: Path, previous: np.ndarray, image: np.ndarray) -> None:
+    _write_png(path, xor_delta(previous, image))

@@ -14,6 +14,8 @@ from autoplay.render.palette import GRID_LINE, MOVE_REVEAL, TEXT_DARK, TEXT_LIGH
 
 #: Light enough that digits and flags of the real tiles remain readable under the tint.
 FRAME_HEAT_ALPHA = 0.45
+#: Caption text: OpenCV's plain font at a size that reads at 100% zoom, one line every 18 pixels.
+CAPTION_FONT, CAPTION_SCALE, CAPTION_LINE_PX, CAPTION_MARGIN = cv2.FONT_HERSHEY_SIMPLEX, 0.45, 18, 6
 
 
 def as_bgr(image: np.ndarray) -> np.ndarray:
@@ -50,6 +52,7 @@ def annotate_frame(
     mines: Iterable[Coord] = (),
     *,
     board: Board | None = None,
+    grid_lines: bool = True,
 ) -> np.ndarray:
     """A copy of the screenshot with the grid, the heat map, certain cells and the chosen move.
 
@@ -57,9 +60,12 @@ def annotate_frame(
     pixel for pixel; use :func:`add_caption` for a line of text underneath.
     Given the decoded ``board``, flags and shown mines stay untinted: the
     solver's 100% there says nothing the tile does not, and would hide it.
+    ``grid_lines=False`` leaves out the located grid (a thumbnail: the tiles' own edges show it, and the
+    lines would cost a third of its JPEG bytes).
     """
     out = as_bgr(image_bgr)
-    draw_grid_lines(out, grid)
+    if grid_lines:
+        draw_grid_lines(out, grid)
     skip = shown_mines(board) if board is not None else ()
     return paint_analysis(
         out, grid, probabilities, move=move, safe=safe, mines=mines, alpha=FRAME_HEAT_ALPHA, skip=skip
@@ -67,18 +73,47 @@ def annotate_frame(
 
 
 def add_caption(image: np.ndarray, lines: str | list[str]) -> np.ndarray:
-    """The image with a strip of text below it (frame name, move, reason) instead of over the board."""
+    """The image with a strip of text below it (frame name, move, reason) instead of over the board.
+
+    Lines longer than the picture is wide wrap onto more lines, so the picture keeps its size and no
+    black margin appears beside it.
+    """
     lines = [lines] if isinstance(lines, str) else list(lines)
     if not lines:
         return image
-    line_h, scale, font = 18, 0.45, cv2.FONT_HERSHEY_SIMPLEX
     image = as_bgr(image)
-    text_w = max(cv2.getTextSize(text, font, scale, 1)[0][0] for text in lines) + 12
-    width = max(image.shape[1], text_w)
-    # widen on the right rather than cut the text: the frame keeps its pixel positions either way
-    canvas = np.empty((image.shape[0] + line_h * len(lines) + 6, width, 3), dtype=np.uint8)
+    width = image.shape[1]
+    wrapped = [part for text in lines for part in wrap_text(text, width - 2 * CAPTION_MARGIN)]
+    canvas = np.empty((image.shape[0] + CAPTION_LINE_PX * len(wrapped) + 6, width, 3), dtype=np.uint8)
     canvas[:] = TEXT_DARK
-    canvas[: image.shape[0], : image.shape[1]] = image
-    for i, text in enumerate(lines):
-        cv2.putText(canvas, text, (6, image.shape[0] + line_h * (i + 1)), font, scale, TEXT_LIGHT, 1, cv2.LINE_AA)
+    canvas[: image.shape[0]] = image
+    for i, text in enumerate(wrapped):
+        origin = (CAPTION_MARGIN, image.shape[0] + CAPTION_LINE_PX * (i + 1))
+        cv2.putText(canvas, text, origin, CAPTION_FONT, CAPTION_SCALE, TEXT_LIGHT, 1, cv2.LINE_AA)
     return canvas
+
+
+def wrap_text(text: str, width_px: int) -> list[str]:
+    """``text`` in lines no wider than ``width_px`` in the caption font: at spaces, inside a word only when
+    the word alone is too wide."""
+
+    def fits(candidate: str) -> bool:
+        return cv2.getTextSize(candidate, CAPTION_FONT, CAPTION_SCALE, 1)[0][0] <= width_px
+
+    out: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if fits(candidate):
+            line = candidate
+            continue
+        if line:
+            out.append(line)
+        while word and not fits(word):
+            cut = max((n for n in range(1, len(word)) if fits(word[:n])), default=1)
+            out.append(word[:cut])
+            word = word[cut:]
+        line = word
+    if line or not out:
+        out.append(line)
+    return out

@@ -45,17 +45,17 @@ class VisionDecoder:
 
     def __init__(self, skin_name: str):
         from autoplay.vision import load_skin
+        from autoplay.vision.frame_delta import FrameReader
 
         self.skin = load_skin(skin_name)
+        self._frames = FrameReader()  # remembers the last frame, so each delta frame is decoded once
 
     @property
     def rules(self) -> Rules | None:
         return getattr(self.skin, "rules", None)
 
     def read(self, path: Path) -> np.ndarray:
-        from autoplay.vision import read_image
-
-        return read_image(path)
+        return self._frames.read(path)
 
     def decode(self, image: np.ndarray, grid_hint: dict[str, Any] | None) -> Any:
         from autoplay.vision import Grid, decode_frame
@@ -81,6 +81,11 @@ class FrameOutcome:
     problems: list[str] = field(default_factory=list)
     annotated: Path | None = None
     explanation: list[dict[str, Any]] | None = None
+    #: What a caller drawing its own pictures needs (``keep_frames``): the frame as read, the grid it was
+    #: decoded on and the solver's analysis of it (None on a fresh board or a finished game).
+    image: np.ndarray | None = field(default=None, repr=False)
+    grid: Any = field(default=None, repr=False)
+    analysis: Any = field(default=None, repr=False)
 
     @property
     def move_text(self) -> str:
@@ -168,9 +173,13 @@ class Replayer:
         rules: Rules | None = None,
         mines: int | None = None,
         time_limit: float = 1.0,
+        keep_frames: bool = False,
     ):
+        """``out_dir``: where captioned PNGs go (None: none written); ``keep_frames``: put each frame, its
+        grid and analysis on its outcome, for a caller that draws its own pictures (``autoplay report``)."""
         self.decoder = decoder
         self.out_dir = out_dir
+        self.keep_frames = keep_frames
         self.rules = rules or decoder.rules or Rules()
         self.mines = mines
         self.time_limit = time_limit
@@ -208,8 +217,10 @@ class Replayer:
                 analysis = self._analysis(board, outcome.decision)
             if outcome.problems:
                 outcome.status = "mismatch"
+            if self.keep_frames:
+                outcome.image, outcome.grid, outcome.analysis = image, decoded.grid, analysis
             if self.out_dir is not None:
-                outcome.annotated = self._annotate(image, decoded.grid, outcome, analysis)
+                outcome.annotated = self._save(self.annotate(image, decoded.grid, outcome, analysis), outcome)
         except AutoplayError as exc:
             outcome.status = "failed"
             outcome.problems.append(str(exc))
@@ -234,15 +245,24 @@ class Replayer:
 
         return analyze(board, board.mines, deadline=time.perf_counter() + self.time_limit)
 
-    def _annotate(self, image: np.ndarray, grid: Any, outcome: FrameOutcome, analysis: Any) -> Path:
-        from autoplay.render import add_caption, annotate_frame, save_png
+    @staticmethod
+    def annotate(
+        image: np.ndarray, grid: Any, outcome: FrameOutcome, analysis: Any, grid_lines: bool = True
+    ) -> np.ndarray:
+        """``image`` with the grid, the heat map of ``analysis`` and the outcome's move drawn on it."""
+        from autoplay.render import annotate_frame
 
         decision = outcome.decision
         move = decision.moves[0] if decision is not None and decision.moves else None
         probabilities = analysis.probabilities if analysis is not None else None
         safe = analysis.safe if analysis is not None else ()
         mines = analysis.mines if analysis is not None else ()
-        picture = annotate_frame(image, grid, probabilities, move, safe, mines, board=outcome.board)
+        return annotate_frame(image, grid, probabilities, move, safe, mines, board=outcome.board, grid_lines=grid_lines)
+
+    def _save(self, picture: np.ndarray, outcome: FrameOutcome) -> Path:
+        from autoplay.render import add_caption, save_png
+
+        decision = outcome.decision
         lines = [f"{outcome.name}: {outcome.move_text}" if decision else f"{outcome.name}: game over"]
         if decision is not None:
             lines.append(decision.reason)

@@ -27,7 +27,9 @@ class FrameSource:
 class ReplayInput:
     frames: list[FrameSource]
     recording: Recording | None
-    default_out: Path
+    #: Where annotated pictures go without --out; None for a recording, whose pictures are a page
+    #: (``autoplay report``) rather than a full-size PNG per decision written into the recording.
+    default_out: Path | None
 
 
 def collect_frames(path: str | Path) -> ReplayInput:
@@ -48,18 +50,27 @@ def collect_frames(path: str | Path) -> ReplayInput:
             raise UsageError(f"{p}: the recording holds no decisions")
         names = _unique_names([d.frame for d in recording.decisions])
         frames = [FrameSource(d.frame, name, d) for d, name in zip(recording.decisions, names)]
-        return ReplayInput(frames, recording, p / "annotated")
+        return ReplayInput(frames, recording, None)
     images = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES)
     if not images:
         raise UsageError(f"{p}: no screenshots (.png, .jpg, .bmp) in this folder")
-    return ReplayInput([FrameSource(f, f.stem) for f in images], None, p / "annotated")
+    return ReplayInput([FrameSource(f, frame_name(f)) for f in images], None, p / "annotated")
+
+
+def frame_name(path: Path) -> str:
+    """What a frame is called in output: its file name without ``.png`` (or ``.delta.png``: how a frame is
+    stored is no business of the person reading about it)."""
+    from autoplay.vision.frame_delta import DELTA_SUFFIX  # here: this module stays light for the CLI's --help
+
+    return path.name[: -len(DELTA_SUFFIX)] if path.name.endswith(DELTA_SUFFIX) else path.stem
 
 
 def _unique_names(paths: list[Path]) -> list[str]:
-    """File stems, suffixed on repeats so two decisions on one frame do not overwrite each other's picture."""
+    """Frame names, suffixed on repeats so two decisions on one frame do not overwrite each other's picture."""
     seen: dict[str, int] = {}
     names = []
     for path in paths:
-        seen[path.stem] = seen.get(path.stem, 0) + 1
-        names.append(path.stem if seen[path.stem] == 1 else f"{path.stem}-{seen[path.stem]}")
+        name = frame_name(path)
+        seen[name] = seen.get(name, 0) + 1
+        names.append(name if seen[name] == 1 else f"{name}-{seen[name]}")
     return names

@@ -11,7 +11,20 @@ from autoplay.errors import UnreadableBoardError
 
 
 def read_image(path: str | Path) -> np.ndarray:
-    """A BGR uint8 image; a missing file or a non-image raises :class:`UnreadableBoardError` (exit 3)."""
+    """A BGR uint8 image; a missing file or a non-image raises :class:`UnreadableBoardError` (exit 3).
+
+    A recorded delta frame (``NNNNNN.delta.png``) is rebuilt from the frames before it, so every command
+    reads a recording's frames as the screenshots they were.
+    """
+    from autoplay.vision.frame_delta import FrameReader, is_delta
+
+    if is_delta(path):
+        return FrameReader().read(path)
+    return to_bgr(read_raw_image(path))
+
+
+def read_raw_image(path: str | Path) -> np.ndarray:
+    """The image file's pixels as stored (grey, BGR or BGRA), with the same one-line failures."""
     p = Path(path)
     if not p.is_file():
         raise UnreadableBoardError(f"{p}: no such image file")
@@ -19,7 +32,7 @@ def read_image(path: str | Path) -> np.ndarray:
     image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
     if image is None:
         raise UnreadableBoardError(f"{p}: not an image OpenCV can read")
-    return to_bgr(image)
+    return image
 
 
 def to_bgr(image: np.ndarray) -> np.ndarray:

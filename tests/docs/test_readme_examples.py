@@ -29,8 +29,9 @@ NOT_RUN = {
     "autoplay launch gnome-mines --xvfb": "live: stays in the foreground until the game exits (tests/e2e)",
     "autoplay play --skin gnome-mines --games 10 --record runs/session1": "live games (tests/e2e)",
     "autoplay play --skin xdemineur --dry-run": "live: needs a running xdemineur window (tests/e2e)",
-    "autoplay replay runs/session1 --out runs/session1/annotated": "replays the live play line's recording (tests/e2e)",
+    "autoplay replay runs/session1 --out /tmp/annotated": "draws the live play line's recording (tests/replay)",
     "autoplay replay runs/session1": "replays the live play line's recording (tests/e2e)",
+    "autoplay report runs/session1": "reports on the live play line's recording (tests/replay/test_report.py)",
     "autoplay replay runs/session1 --audit": "audits the live play line's recording (tests/replay, tests/e2e)",
 }
 #: Measurement runs: the same command with fewer games, so the suite stays quick.

@@ -9,8 +9,10 @@ import pytest
 from autoplay.board import Board
 from autoplay.errors import AutoplayError
 from autoplay.render import UniformGrid, add_caption, annotate_frame, render_board, save_png
-from autoplay.render.palette import heat_colour, percent_label
+from autoplay.render.overlay import wrap_text
+from autoplay.render.palette import MOVE_REVEAL, heat_colour, percent_label
 from autoplay.render.terminal import format_grid
+from autoplay.render.thumbnail import board_cutout
 
 BOARD = Board.from_text("mines=4\n..1F\n..21\n1100\n.?00\n")
 
@@ -95,14 +97,25 @@ def test_inconsistent_input_is_rejected(kwargs, message):
         render_board(BOARD, **kwargs)
 
 
-def test_caption_adds_a_strip_below_and_widens_for_long_text():
+def test_caption_adds_a_strip_below_and_wraps_long_text_instead_of_widening():
     image = render_board(BOARD)
     captioned = add_caption(image, ["frame 1", "reveal (0,0)"])
     assert captioned.shape[1] == image.shape[1] and captioned.shape[0] > image.shape[0]
     assert np.array_equal(captioned[: image.shape[0]], image)
-    long = add_caption(image, "x" * 80)
-    assert long.shape[1] > image.shape[1]
-    assert np.array_equal(long[: image.shape[0], : image.shape[1]], image)
+    long = add_caption(image, "reveal (12,18): safe by flag reduction - 1 piece of information " * 3 + "x" * 80)
+    assert long.shape[1] == image.shape[1] and long.shape[0] > captioned.shape[0] + 3 * 18
+    assert np.array_equal(long[: image.shape[0]], image)
+    text = long[image.shape[0] :]
+    # the text reaches the right half of the strip but never its last columns: wrapped, not cut off
+    assert (text[:, image.shape[1] // 2 :] > 128).any() and not (text[:, -3:] > 128).any()
+
+
+def test_wrap_text_breaks_at_spaces_and_inside_words_only_when_needed():
+    lines = wrap_text("one two three four five six seven eight nine ten", 90)
+    assert len(lines) > 1 and " ".join(lines) == "one two three four five six seven eight nine ten"
+    pieces = wrap_text("x" * 50, 60)
+    assert "".join(pieces) == "x" * 50 and len(pieces) > 1
+    assert wrap_text("", 60) == [""]
 
 
 def test_save_png_creates_folders_and_round_trips(tmp_path):
@@ -143,3 +156,26 @@ def test_terminal_grid_plain_and_coloured():
     assert "\x1b[48;2;" in coloured
     stripped = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in coloured.splitlines()]
     assert stripped == lines
+
+
+def test_board_cutout_is_annotated_at_its_small_size():
+    grid = UniformGrid(BOARD.rows, BOARD.cols, 40, 100, 60)  # a board inside a bigger "window"
+    frame = np.full((400, 400, 3), 90, np.uint8)
+    frame[60:220, 100:260] = render_board(BOARD, cell_px=40)[40:, 40:]
+    before = frame.copy()
+    probabilities = [[0.5 if BOARD[r, c] == "." else None for c in range(BOARD.cols)] for r in range(BOARD.rows)]
+    small, geometry = board_cutout(frame, grid, 80)
+    thumb = annotate_frame(small, geometry, probabilities, (0, 0, "reveal"), board=BOARD, grid_lines=False)
+    assert thumb.shape == (round((160 + 12) * 80 / (160 + 12)), 80, 3)
+    assert np.array_equal(frame, before)  # the caller's frame is not painted on
+    plain = annotate_frame(small, geometry, None, board=BOARD, grid_lines=False)
+    assert not np.all(plain == MOVE_REVEAL, axis=2).any()  # no outline drawn
+    ring = np.all(thumb == MOVE_REVEAL, axis=2)
+    ys, xs = np.nonzero(ring)
+    assert ring.any() and xs.max() < 40 and ys.max() < 40  # around cell (0,0), top-left quarter
+
+    def centre(image, r, c):
+        return image[round((60 + 40 * r + 20 - 54) * 80 / 172), round((100 + 40 * c + 20 - 94) * 80 / 172)]
+
+    assert not np.array_equal(centre(thumb, 1, 1), centre(plain, 1, 1))  # hidden: heat painted
+    assert np.array_equal(centre(thumb, 2, 2), centre(plain, 2, 2))  # revealed: untouched

@@ -121,7 +121,10 @@ def test_recording_replays_to_the_same_decisions(tmp_path, capsys):
     rec = make_recording(tmp_path / "rec", wrong_second_move=False)
     code, data = run_json(["replay", str(rec)], capsys)  # the recording names its skin
     assert code == 0 and data["summary"]["ok"] == 2
-    assert sorted(p.name for p in (rec / "annotated").iterdir()) == ["000001.png", "000002.png"]
+    # without --out a recording gets no pictures written into it (its pictures are `autoplay report`'s page)
+    assert data["out"] is None and not (rec / "annotated").exists()
+    code, data = run_json(["replay", str(rec), "--out", str(tmp_path / "pictures")], capsys)
+    assert code == 0 and sorted(p.name for p in (tmp_path / "pictures").iterdir()) == ["000001.png", "000002.png"]
 
 
 def test_recording_mismatch_is_reported_with_exit_code_1(tmp_path, capsys):

@@ -74,7 +74,7 @@ def test_recording_decisions_are_reproduced_and_mismatches_named(tmp_path):
     write_recording(rec, {"skin": "fake", "rules": {"first_click": "zero", "win": "reveal"}}, records)
     source = collect_frames(rec)
     assert source.recording.skin == "fake" and source.recording.rules.first_click == "zero"
-    assert source.default_out == rec / "annotated"
+    assert source.default_out is None  # a recording's pictures are written only where --out says
     outcomes = list(Replayer(TextDecoder(), None, rules=source.recording.rules).run(source.frames))
     assert [o.status for o in outcomes] == ["ok", "mismatch", "mismatch"]
     assert outcomes[1].problems == ["decision differs: recorded reveal (3,4); replayed reveal (2,3), reveal (3,2)"]
