@@ -53,6 +53,12 @@ from autoplay.vision.locate import locate_grid
 CHANGED = 0.03
 #: The final board must stay unchanged this long (sgt-mines flashes red twice within 0.3 s of a loss).
 FINAL_SETTLE = 0.45
+#: Share of a fresh board's cells that must show one tile (a hovered tile may differ).
+FRESH_SHARE = 0.97
+#: A solid block of cells changed at the end this big is a dialog, whatever the mine count says.
+DIALOG_CELLS = 12
+#: Smallest block taken for a dialog when more cells changed than there are mines.
+MIN_DIALOG_CELLS = 4
 #: What a skin needs before it can play: hidden, 0-3, a mine and a flag.
 REQUIRED = (".", "0", "1", "2", "3", "mine", "F")
 
@@ -98,6 +104,7 @@ class _Game:
         self.shown: dict[int, set[int]] = {}
         self.steps: list[_Step] = []
         self.fresh = self.frame
+        self.hidden = int(np.argmax(np.bincount(self.ids)))
 
     def look(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Patch vectors and cluster ids of every cell of ``frame``."""
@@ -125,14 +132,21 @@ class _Game:
     def distance(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.sqrt(((a - b) ** 2).mean(axis=1))
 
-    def still_covered(self, index: int) -> bool:
-        return bool(self.distance(self.vectors[index : index + 1], self.covered_look[index : index + 1])[0] < CHANGED)
+    def still_covered(self, index: int, before: np.ndarray | None = None) -> bool:
+        """The cell shows the hidden tile, its covered look, or (given ``before``) did not change at all."""
+        if self.ids[index] == self.hidden:
+            return True
+        now = self.vectors[index : index + 1]
+        if self.distance(now, self.covered_look[index : index + 1])[0] < CHANGED:
+            return True
+        return before is not None and self.distance(now, before[index : index + 1])[0] < CHANGED
 
     def record(self, target: int, before: np.ndarray) -> None:
         """The click on ``target`` changed it: cells that changed from covered are revealed."""
         self.steps.append(_Step(target, before, self.status.copy(), {k: set(v) for k, v in self.shown.items()}))
         changed = self.distance(self.vectors, before) > CHANGED
-        self.status[changed & (self.status == COVERED)] = REVEALED
+        # A cell that shows the fresh board's tile is covered, whatever else flickered on it.
+        self.status[changed & (self.status == COVERED) & (self.ids != self.hidden)] = REVEALED
         for index in np.flatnonzero(self.status == REVEALED):
             self.shown.setdefault(int(index), set()).add(int(self.ids[index]))
 
@@ -142,24 +156,52 @@ def _components(mask: np.ndarray) -> tuple[int, np.ndarray]:
     return n, labels
 
 
+def largest_block(mask: np.ndarray) -> tuple[int, int, int, int, int]:
+    """The largest all-True axis-aligned rectangle of a 2-D mask: (area, top, left, bottom, right), exclusive ends."""
+    rows, cols = mask.shape
+    heights = np.zeros(cols, dtype=int)
+    best = (0, 0, 0, 0, 0)
+    for r in range(rows):
+        heights = np.where(mask[r], heights + 1, 0)
+        for c0 in range(cols):
+            h = heights[c0]
+            for c1 in range(c0, cols):
+                h = min(h, heights[c1])
+                if h == 0:
+                    break
+                area = h * (c1 - c0 + 1)
+                if area > best[0]:
+                    best = (int(area), r - h + 1, c0, r + 1, c1 + 1)
+    return best
+
+
+def _dialog_blocks(changed: np.ndarray, newly: np.ndarray, mines: int | None) -> np.ndarray:
+    """Cells under a dialog drawn over the board at the end: solid rectangles of changed cells.
+
+    Mines are scattered; a dialog is a solid block.  Blocks are taken while
+    more covered cells changed than there are mines (or, without the count,
+    while a block of at least ``DIALOG_CELLS`` remains).
+    """
+    blocked = np.zeros_like(changed)
+    while True:
+        area, top, left, bottom, right = largest_block(changed & ~blocked)
+        over_count = mines is not None and int(np.sum(newly & ~blocked)) > mines
+        if area < MIN_DIALOG_CELLS or not (over_count or area >= DIALOG_CELLS):
+            return blocked
+        blocked[top:bottom, left:right] = True
+
+
 def _finish(game: _Game, mines: int | None) -> GameEvidence:
     """Work out how the game ended from the final frame (already captured in ``game.frame``)."""
     final_vectors, final_ids = game.vectors, game.ids
-    while (
-        game.steps
-        and game.distance(
-            final_vectors[game.steps[-1].target : game.steps[-1].target + 1],
-            game.covered_look[game.steps[-1].target : game.steps[-1].target + 1],
-        )[0]
-        < CHANGED
-    ):
+    while game.steps and game.still_covered(game.steps[-1].target):
         game.steps.pop()  # a click that left its cell covered did nothing (a probe, a popup dismissed)
     if not game.steps:
         return GameEvidence(game.status.reshape(game.grid.rows, game.grid.cols), {}, "unfinished", mines)
     last = game.steps[-1]
     status, shown = last.status.copy(), last.shown
     changed = game.distance(final_vectors, last.vectors) > CHANGED
-    newly = changed & (status == COVERED)
+    newly = changed & (status == COVERED) & (final_ids != game.hidden)
     covered_after = int(np.sum((status == COVERED) | (status == FLAGGED))) - int(newly.sum())
     shape = (game.grid.rows, game.grid.cols)
     evidence = game.session.evidence
@@ -174,6 +216,7 @@ def _finish(game: _Game, mines: int | None) -> GameEvidence:
         parts = parts.ravel()
         over = {int(p) for p in parts[changed & (status == REVEALED)]}
         obstructed = np.isin(parts, list(over)) & changed if over else np.zeros_like(changed)
+        obstructed |= _dialog_blocks(changed.reshape(shape), newly.reshape(shape), mines).ravel()
         status[obstructed & (status == COVERED)] = OBSTRUCTED
         if status[last.target] == COVERED:
             status[last.target] = FATAL
@@ -233,12 +276,12 @@ def play_one(
     grid = locate_grid(fresh)
     game = _Game(session, grab, grid, settle)
     counts = np.bincount(game.ids)
-    if counts.max() < 0.5 * len(game.ids):
+    if counts[game.hidden] < FRESH_SHARE * len(game.ids):
         raise ControlError(
-            f"the window does not show a fresh game ({counts.max() / len(game.ids):.0%} of the cells look alike); "
+            f"the window does not show a fresh game ({counts[game.hidden] / len(game.ids):.0%} of the cells look alike); "
             "start a new game and try again"
         )
-    session.evidence.add_role(".", set(int(i) for i in game.ids))
+    session.evidence.add_role(".", [game.hidden])
     board = board_rect_on_screen(grid, window.rect)
     labels = session.naming.labels if session.naming else {}
 
@@ -265,9 +308,9 @@ def play_one(
         before, frame_before = game.vectors, game.frame
         click(target, "left")
         game.after_click(frame_before)
-        if game.still_covered(target):
+        if game.still_covered(target, before):
             game.after_click(game.frame, patience=0.3)  # a late redraw
-        if game.still_covered(target):
+        if game.still_covered(target, before):
             break  # the game no longer answers: it is over
         game.record(target, before)
     game.frame = wait_settled(grab, interval=FINAL_SETTLE, timeout=8).frame
@@ -296,10 +339,10 @@ def calibrate_live(
     rng = random.Random(seed)
     session = Session()
     for number in range(max_games):
-        if number:
+        if number or new_game is not None:  # every game starts fresh, the first one too when we know how
             if new_game is None:
                 break
-            last = session.frames[-1][1]
+            last = session.frames[-1][1] if session.frames else grab()
             new_game(last)
             mouse.forget_position()
             wait_settled(grab, baseline=last, change_timeout=2.0, timeout=5)
