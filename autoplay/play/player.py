@@ -66,6 +66,7 @@ class PlayerSettings:
     click_retries: int = 2  # re-clicks of a cell whose click did not register
     reread_limit: int = 4  # re-captures of an unreadable or contradictory board
     max_decisions: int = 5000
+    final_patience: float = 10.0  # the final board must stay unchanged this many settle intervals (flash, popup)
     dry_run: bool = False
 
 
@@ -83,6 +84,8 @@ class GameResult:
     last_was_guess: bool = False  # a loss after a certain move means a misread (or a bug), never bad luck
     timing: dict[str, float] = field(default_factory=dict)  # summed seconds per phase
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
+    final_shows_all_mines: bool | None = None  # False: a lost board showing only some mines is no full truth
+    unknown_cells: int = 0  # most cells of one frame that matched no template and were played as covered
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,6 +100,8 @@ class GameResult:
             "last_was_guess": self.last_was_guess,
             "timing": {k: round(v, 6) for k, v in self.timing.items()},
             "final_board": self.final_board,
+            "final_shows_all_mines": self.final_shows_all_mines,
+            "unknown_cells": self.unknown_cells,
         }
 
 
@@ -145,14 +150,82 @@ def shown_state(decoded: Any) -> str:
     return state
 
 
-def unregistered(board: Board, expected: list[Any]) -> list[Any]:
-    """Moves whose effect is missing: a revealed cell still hidden, a flagged cell without a flag."""
+def unregistered(board: Board, expected: list[Any], unknown: set[tuple[int, int]] = frozenset()) -> list[Any]:
+    """Moves whose effect is missing: a revealed cell still hidden, a flagged cell without a flag.
+
+    A cell that now shows a tile the skin does not know has changed, so its move registered.
+    """
     missing = []
     for move in expected:
+        if (move.row, move.col) in unknown:
+            continue
         cell = board.cells[move.row * board.cols + move.col]
         if (move.action == "reveal" and cell == HIDDEN) or (move.action == "flag" and cell != FLAG):
             missing.append(move)
     return missing
+
+
+#: Unreadable cells in one 8-connected piece at least this big (and this share of the board) are an obstruction.
+OBSTRUCTION_CELLS = 6
+OBSTRUCTION_SHARE = 0.02
+
+
+def looks_obstructed(rows: int, cols: int, cells: list[tuple[int, int]]) -> bool:
+    """Do the unreadable cells look like something over the board (a popup, a covered board) rather than tiles?
+
+    Tiles the skin has not met yet (a first 6) come one or two at a time,
+    scattered over the revealed area; a dialog or another window covers a
+    solid piece of the board.
+    """
+    if not cells:
+        return False
+    mask = np.zeros((rows, cols), np.uint8)
+    for r, c in cells:
+        mask[r, c] = 1
+    import cv2
+
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    largest = int(stats[1:count, cv2.CC_STAT_AREA].max())
+    return largest >= max(OBSTRUCTION_CELLS, OBSTRUCTION_SHARE * rows * cols)
+
+
+def with_unknown_covered(board: Board, cells: list[tuple[int, int]]) -> Board:
+    """The board with every unreadable cell shown as covered.
+
+    The solver then weighs layouts with or without a mine there; the true
+    layout is among them, so a move it calls certain is still certain.
+    """
+    as_list = list(board.cells)
+    for r, c in cells:
+        as_list[r * board.cols + c] = HIDDEN
+    return Board(board.rows, board.cols, tuple(as_list), board.mines)
+
+
+def shows_all_mines(board: Board) -> bool | None:
+    """Whether a lost board shows every mine (None when the total is not known)."""
+    if board.mines is None:
+        return None
+    return board.count(MINE + EXPLODED + FLAG) >= board.mines
+
+
+def avoid_cells(decision: Any, board: Board, cells: set[tuple[int, int]]) -> Any:
+    """The decision without moves on ``cells``; a guess on one of them becomes the safest other covered cell."""
+    from dataclasses import replace
+
+    moves = [m for m in decision.moves if (m.row, m.col) not in cells]
+    if moves or not decision.guess or decision.analysis is None:
+        return replace(decision, moves=moves)
+    best = None
+    for r, row in enumerate(decision.analysis.probabilities):
+        for c, p in enumerate(row):
+            if p is None or (r, c) in cells or board.cells[r * board.cols + c] != HIDDEN:
+                continue
+            if best is None or p < best[0]:
+                best = (p, r, c)
+    if best is None:
+        return replace(decision, moves=[])
+    move = type(decision.moves[0])("reveal", best[1], best[2], best[0])
+    return replace(decision, moves=[move], reason=decision.reason + "; the best cell showed an unknown tile")
 
 
 class Player:
@@ -292,6 +365,7 @@ class _GameInProgress:
         self.waited_late = False
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
+        self.final_checked = False
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
         settled, self.grabbing = self.player.settle(baseline, **kw)
@@ -307,15 +381,16 @@ class _GameInProgress:
         t_decode = time.perf_counter() - t0
         state = shown_state(decoded)
         if state in FINISHED:
-            self.result.result = state
-            self.result.final_board = format_board(decoded.board)
-            return
-        if not getattr(decoded, "readable", True) or self.player.grid is None:
+            return self.finish(decoded, state)
+        self.final_checked = False
+        unknown = list(getattr(decoded, "unreadable", []))
+        if self.player.grid is None or looks_obstructed(decoded.board.rows, decoded.board.cols, unknown):
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))
-        board = decoded.board
+        board = with_unknown_covered(decoded.board, unknown)
+        self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
-        missing = unregistered(board, self.expected)
+        missing = unregistered(board, self.expected, set(unknown))
         if missing:
             return self.recover(missing)
         t1 = time.perf_counter()
@@ -324,7 +399,26 @@ class _GameInProgress:
         except ContradictionError as exc:
             contradiction = exc
             return self.reread(lambda: contradiction)
+        if unknown:
+            decision = avoid_cells(decision, board, set(unknown))
+            if not decision.moves:
+                return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
+
+    def finish(self, decoded: Any, state: str) -> None:
+        """The game shows its end: take it only once it has stayed unchanged for a long settle.
+
+        sgt-mines flashes the board red twice after a loss and some games fade
+        a popup in: the frame that first showed the end may be neither.
+        """
+        if not self.final_checked:
+            self.final_checked = True
+            self.capture(patience=self.settings.final_patience)
+            return
+        self.result.result = state
+        self.result.final_board = format_board(decoded.board)
+        if state == "lost":
+            self.result.final_shows_all_mines = shows_all_mines(decoded.board)
 
     def reread(self, failure: Callable[[], Exception]) -> None:
         """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``."""
