@@ -53,8 +53,8 @@ from autoplay.vision.locate import locate_grid
 CHANGED = 0.03
 #: The final board must stay unchanged this long (sgt-mines flashes red twice within 0.3 s of a loss).
 FINAL_SETTLE = 0.45
-#: Share of a fresh board's cells that must show one tile (a hovered tile may differ).
-FRESH_SHARE = 0.97
+#: Share of a fresh board's cells that must show one tile (some games open an area by themselves).
+FRESH_SHARE = 0.5
 #: A solid block of cells changed at the end this big is a dialog, whatever the mine count says.
 DIALOG_CELLS = 12
 #: Smallest block taken for a dialog when more cells changed than there are mines.
@@ -282,6 +282,10 @@ def play_one(
             "start a new game and try again"
         )
     session.evidence.add_role(".", [game.hidden])
+    opened = game.ids != game.hidden  # a game may open an area itself at the start (xdemineur)
+    game.status[opened] = REVEALED
+    for index in np.flatnonzero(opened):
+        game.shown[int(index)] = {int(game.ids[index])}
     board = board_rect_on_screen(grid, window.rect)
     labels = session.naming.labels if session.naming else {}
 
@@ -293,7 +297,7 @@ def play_one(
 
     mouse.park(window.rect, board)
     # The flag first, while the game surely answers: the tile that appears is the flag, by our own action.
-    flag_at = rng.randrange(len(game.ids))
+    flag_at = int(rng.choice(list(np.flatnonzero(game.status == COVERED))))
     before = game.vectors
     click(flag_at, "right")
     game.after_click(game.frame, patience=0.5)

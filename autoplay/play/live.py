@@ -164,4 +164,4 @@ def prepare(player: Player, window: Window) -> str:
         player.mouse.park(window.rect, board_rect_on_screen(player.grid, window.rect))
         settled, _ = player.settle()
         decoded = player.read(settled.frame)
-    return getattr(decoded, "state", "unknown")
+    return shown_state(decoded)

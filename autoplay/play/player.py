@@ -34,6 +34,7 @@ from autoplay.control.capture import Roi, Settled, wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.play.recorder import Recorder
+from autoplay.solver import Move
 from autoplay.vision.debug import write_debug_image
 
 #: Screen rectangle ``(left, top, width, height)``.
@@ -209,14 +210,22 @@ def shows_all_mines(board: Board) -> bool | None:
 
 
 def avoid_cells(decision: Any, board: Board, cells: set[tuple[int, int]]) -> Any:
-    """The decision without moves on ``cells``; a guess on one of them becomes the safest other covered cell."""
+    """The decision without moves on ``cells``; when none is left, the safest other covered cell as a guess.
+
+    An unknown tile is often a revealed number, which the solver (seeing it as
+    covered) may well call safe: that certain move is dropped, and the game
+    goes on with the best cell the skin can read.
+    """
     from dataclasses import replace
 
+    from autoplay.solver import analyze
+
     moves = [m for m in decision.moves if (m.row, m.col) not in cells]
-    if moves or not decision.guess or decision.analysis is None:
+    if moves:
         return replace(decision, moves=moves)
+    analysis = decision.analysis or analyze(board, mines=board.mines)
     best = None
-    for r, row in enumerate(decision.analysis.probabilities):
+    for r, row in enumerate(analysis.probabilities):
         for c, p in enumerate(row):
             if p is None or (r, c) in cells or board.cells[r * board.cols + c] != HIDDEN:
                 continue
@@ -224,8 +233,8 @@ def avoid_cells(decision: Any, board: Board, cells: set[tuple[int, int]]) -> Any
                 best = (p, r, c)
     if best is None:
         return replace(decision, moves=[])
-    move = type(decision.moves[0])("reveal", best[1], best[2], best[0])
-    return replace(decision, moves=[move], reason=decision.reason + "; the best cell showed an unknown tile")
+    move = Move("reveal", best[1], best[2], float(best[0]))
+    return replace(decision, moves=[move], guess=best[0] > 0, reason="safest cell the skin can read")
 
 
 class Player:
