@@ -202,6 +202,27 @@ def with_unknown_covered(board: Board, cells: list[tuple[int, int]]) -> Board:
     return Board(board.rows, board.cols, tuple(as_list), board.mines)
 
 
+def zeros_beside_covered(board: Board, unknown: set[tuple[int, int]] = frozenset()) -> list[tuple[int, int]]:
+    """Cells read as 0 with a covered neighbour: impossible (a 0 opens its neighbours), so a misread or a
+
+    frame caught mid-redraw (sgt-mines draws a pressed, flat tile under the button before it reveals it).
+    """
+    from autoplay.board.model import neighbour_table
+
+    table = neighbour_table(board.rows, board.cols)
+    return [
+        divmod(i, board.cols)
+        for i, cell in enumerate(board.cells)
+        if cell == "0" and any(board.cells[n] == HIDDEN and divmod(n, board.cols) not in unknown for n in table[i])
+    ]
+
+
+def contradictory_moves(moves: list[Any]) -> list[tuple[int, int]]:
+    """Cells a decision would both reveal and flag: the board it was made on cannot be right."""
+    reveal = {(m.row, m.col) for m in moves if m.action == "reveal"}
+    return sorted(reveal & {(m.row, m.col) for m in moves if m.action == "flag"})
+
+
 def shows_all_mines(board: Board) -> bool | None:
     """Whether a lost board shows every mine (None when the total is not known)."""
     if board.mines is None:
@@ -399,6 +420,9 @@ class _GameInProgress:
         self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
+        impossible = zeros_beside_covered(board, set(unknown))
+        if impossible:
+            return self.reread(lambda: ContradictionError("a 0 beside a covered cell: misread", impossible))
         missing = unregistered(board, self.expected, set(unknown))
         if missing:
             return self.recover(missing)
@@ -408,6 +432,9 @@ class _GameInProgress:
         except ContradictionError as exc:
             contradiction = exc
             return self.reread(lambda: contradiction)
+        clash = contradictory_moves(list(decision.moves))
+        if clash:
+            return self.reread(lambda: ContradictionError("the board calls a cell both safe and a mine", clash))
         if unknown:
             decision = avoid_cells(decision, board, set(unknown))
             if not decision.moves:
