@@ -19,6 +19,8 @@ from autoplay.control.window import Window, find_window, list_windows
 from autoplay.errors import ControlError
 from autoplay.play.player import FINISHED, Player, board_rect_on_screen, shown_state
 
+#: What ``prepare`` returns when the window shows no board it can locate.
+UNLOCATED = "unlocated"
 #: A face is the biggest clearly yellow blob above the board (xdemineur, Windows-style clones).
 _YELLOW_MIN = 180
 _BLUE_MAX = 100
@@ -141,8 +143,8 @@ def new_game_starter(player: Player, window: Window, new_game: dict[str, str], a
         for _ in range(attempts):
             window.focus()
             before = player.screen.grab()
-            if player.grid is None:
-                player.read(before)
+            if player.grid is None and "key" not in new_game:
+                player.read(before)  # a face click needs the board to find the face above it
             press_new_game(player.mouse, window, player.grid, before, new_game)
             settled, _ = player.settle(baseline=before, change_timeout=1.0)
             if shown_state(player.read(settled.frame)) not in FINISHED:
@@ -155,11 +157,17 @@ def new_game_starter(player: Player, window: Window, new_game: dict[str, str], a
 def prepare(player: Player, window: Window) -> str:
     """Focus the window, locate the board and move the pointer off it (hover highlights a tile).
 
-    Returns the state the window shows.
+    Returns the state the window shows; ``unlocated`` when no board can be
+    found on it (a finished board of flat, outline-less tiles), which a new game fixes.
     """
+    from autoplay.errors import UnreadableBoardError
+
     window.focus()
     settled, _ = player.settle()
-    decoded = player.read(settled.frame)
+    try:
+        decoded = player.read(settled.frame)
+    except UnreadableBoardError:
+        return UNLOCATED
     if player.grid is not None and not player.settings.dry_run:
         player.mouse.park(window.rect, board_rect_on_screen(player.grid, window.rect))
         settled, _ = player.settle()
