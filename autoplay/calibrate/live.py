@@ -48,6 +48,7 @@ from autoplay.play.player import board_rect_on_screen, board_roi
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
+from autoplay.vision.obstruction import largest_block
 
 #: RMS distance (0..1) above which a cell counts as changed between two frames.
 CHANGED = 0.03
@@ -154,25 +155,6 @@ class _Game:
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray]:
     n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     return n, labels
-
-
-def largest_block(mask: np.ndarray) -> tuple[int, int, int, int, int]:
-    """The largest all-True axis-aligned rectangle of a 2-D mask: (area, top, left, bottom, right), exclusive ends."""
-    rows, cols = mask.shape
-    heights = np.zeros(cols, dtype=int)
-    best = (0, 0, 0, 0, 0)
-    for r in range(rows):
-        heights = np.where(mask[r], heights + 1, 0)
-        for c0 in range(cols):
-            h = heights[c0]
-            for c1 in range(c0, cols):
-                h = min(h, heights[c1])
-                if h == 0:
-                    break
-                area = h * (c1 - c0 + 1)
-                if area > best[0]:
-                    best = (int(area), r - h + 1, c0, r + 1, c1 + 1)
-    return best
 
 
 def _dialog_blocks(changed: np.ndarray, newly: np.ndarray, mines: int | None) -> np.ndarray:

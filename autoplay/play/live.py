@@ -130,6 +130,24 @@ def press_new_game(mouse: Mouse, window: Window, grid: Any, before: np.ndarray, 
         raise ControlError(f"the skin does not say how to start a new game ({new_game or 'no [new_game]'})")
 
 
+def dismiss_overlay(player: Player, window: Window, frame: np.ndarray) -> None:
+    """Click one covered cell of the finished board: the game ignores it, but an overlay that keeps the
+    keyboard (kmines' "You have lost") goes away.  A guarded click inside the board, like every other."""
+    decoded = player.read(frame)
+    board = decoded.board
+    unreadable = set(map(tuple, getattr(decoded, "unreadable", [])))
+    covered = [
+        divmod(i, board.cols) for i, c in enumerate(board.cells) if c == "." and divmod(i, board.cols) not in unreadable
+    ]
+    if not covered:
+        return
+    x, y = player.grid.cell_center(*covered[0])
+    rect = board_rect_on_screen(player.grid, window.rect)
+    player.mouse.click(window.x + x, window.y + y, "left", rect)
+    player.mouse.park(window.rect, rect)
+    player.settle(baseline=frame, change_timeout=0.5)
+
+
 def new_game_starter(player: Player, window: Window, new_game: dict[str, str], attempts: int = 3):
     """A function that starts the next game as the skin says and returns once a game in play is shown.
 
@@ -140,11 +158,14 @@ def new_game_starter(player: Player, window: Window, new_game: dict[str, str], a
     """
 
     def start() -> None:
-        for _ in range(attempts):
+        for attempt in range(attempts):
             window.focus()
             before = player.screen.grab()
             if player.grid is None and "key" not in new_game:
                 player.read(before)  # a face click needs the board to find the face above it
+            if attempt and player.grid is not None:
+                dismiss_overlay(player, window, before)
+                before = player.screen.grab()
             press_new_game(player.mouse, window, player.grid, before, new_game)
             settled, _ = player.settle(baseline=before, change_timeout=1.0)
             if shown_state(player.read(settled.frame)) not in FINISHED:

@@ -36,6 +36,7 @@ from autoplay.errors import ContradictionError, ControlError, UnreadableBoardErr
 from autoplay.play.recorder import Recorder
 from autoplay.solver import Move
 from autoplay.vision.debug import write_debug_image
+from autoplay.vision.obstruction import looks_obstructed
 
 #: Screen rectangle ``(left, top, width, height)``.
 Rect = tuple[int, int, int, int]
@@ -169,30 +170,6 @@ def unregistered(board: Board, expected: list[Any], unknown: set[tuple[int, int]
         if (move.action == "reveal" and cell == HIDDEN) or (move.action == "flag" and cell != FLAG):
             missing.append(move)
     return missing
-
-
-#: Unreadable cells in one 8-connected piece at least this big (and this share of the board) are an obstruction.
-OBSTRUCTION_CELLS = 6
-OBSTRUCTION_SHARE = 0.02
-
-
-def looks_obstructed(rows: int, cols: int, cells: list[tuple[int, int]]) -> bool:
-    """Do the unreadable cells look like something over the board (a popup, a covered board) rather than tiles?
-
-    Tiles the skin has not met yet (a first 6) come one or two at a time,
-    scattered over the revealed area; a dialog or another window covers a
-    solid piece of the board.
-    """
-    if not cells:
-        return False
-    mask = np.zeros((rows, cols), np.uint8)
-    for r, c in cells:
-        mask[r, c] = 1
-    import cv2
-
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    largest = int(stats[1:count, cv2.CC_STAT_AREA].max())
-    return largest >= max(OBSTRUCTION_CELLS, OBSTRUCTION_SHARE * rows * cols)
 
 
 def with_unknown_covered(board: Board, cells: list[tuple[int, int]]) -> Board:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from autoplay.board.model import neighbour_table
-from autoplay.calibrate.live import largest_block, missing_labels
+from autoplay.calibrate.live import missing_labels
 from autoplay.calibrate.rules_labels import Evidence, GameEvidence, name_clusters
+from autoplay.vision.obstruction import largest_block
 
 # A 6x6 layout: mines marked 1.
 LAYOUT = np.array(

@@ -157,9 +157,10 @@ def test_a_tile_the_skin_does_not_know_is_played_as_covered_and_never_clicked():
 
 
 def test_looks_obstructed_tells_scattered_tiles_from_a_block():
-    from autoplay.play.player import looks_obstructed
+    from autoplay.vision.obstruction import looks_obstructed
 
     assert not looks_obstructed(16, 30, [(1, 1), (5, 9), (5, 10)])
+    assert not looks_obstructed(16, 30, [(12, 3), (12, 4), (13, 4), (14, 4), (15, 4), (13, 5), (12, 5)])  # 0s
     assert looks_obstructed(16, 30, [(r, c) for r in range(6, 9) for c in range(10, 18)])
 
 
