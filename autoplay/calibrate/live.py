@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -271,7 +272,7 @@ def play_one(
     board = board_rect_on_screen(grid, window.rect)
     labels = session.naming.labels if session.naming else {}
 
-    def click(index: int, button: str) -> None:
+    def click(index: int, button: Literal["left", "right"]) -> None:
         x, y = grid.cell_center(*divmod(index, grid.cols))
         mouse.click(window.x + x, window.y + y, button, board)
         mouse.park(window.rect, board)

@@ -19,7 +19,9 @@ def write_live_skin(session: Session, name: str, root: Path, settings: SkinSetti
     book = session.book
     labels = session.naming.labels if session.naming else {}
     templates: dict[str, tuple[str, np.ndarray]] = {}
-    vectors, vector_labels, chosen = [], [], []
+    vectors: list[np.ndarray] = []
+    vector_labels: list[str] = []
+    chosen: list[int] = []
     for cluster in range(len(book)):
         if not book.members[cluster]:
             continue

@@ -53,7 +53,7 @@ class TileBook:
             self.members.append([])
             self.crops.append([])
             self.counts.append(0)
-        for i, cluster in enumerate(ids):
+        for i, cluster in enumerate(ids.tolist()):
             self.counts[cluster] += 1
             if len(self.members[cluster]) < KEEP_MEMBERS:
                 self.members[cluster].append(vectors[i].copy())

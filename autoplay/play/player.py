@@ -157,7 +157,9 @@ def shown_state(decoded: Any) -> str:
     return state
 
 
-def unregistered(board: Board, expected: list[Any], unknown: set[tuple[int, int]] = frozenset()) -> list[Any]:
+def unregistered(
+    board: Board, expected: list[Any], unknown: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
+) -> list[Any]:
     """Moves whose effect is missing: a revealed cell still hidden, a flagged cell without a flag.
 
     A cell that now shows a tile the skin does not know has changed, so its move registered.
@@ -184,7 +186,9 @@ def with_unknown_covered(board: Board, cells: list[tuple[int, int]]) -> Board:
     return Board(board.rows, board.cols, tuple(as_list), board.mines)
 
 
-def zeros_beside_covered(board: Board, unknown: set[tuple[int, int]] = frozenset()) -> list[tuple[int, int]]:
+def zeros_beside_covered(
+    board: Board, unknown: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
+) -> list[tuple[int, int]]:
     """Cells read as 0 with a covered neighbour: impossible (a 0 opens its neighbours), so a misread or a
 
     frame caught mid-redraw (sgt-mines draws a pressed, flat tile under the button before it reveals it).
