@@ -41,6 +41,8 @@ from autoplay.vision.obstruction import looks_obstructed
 #: Screen rectangle ``(left, top, width, height)``.
 Rect = tuple[int, int, int, int]
 FINISHED = ("won", "lost")
+#: A frame with more unreadable cells than this share of the board is located afresh before it is believed.
+RELOCATE_SHARE = 0.05
 PHASES = ("capture", "settle", "decode", "solve", "click")
 
 
@@ -286,7 +288,22 @@ class Player:
         return settled, timed.seconds
 
     def read(self, frame: np.ndarray) -> Any:
+        """Decode on the known grid; a frame it reads badly is located afresh and the better reading kept.
+
+        A board that moved by a few pixels, or a grid first located on a board in
+        play, is re-located rather than misread or given up on.
+        """
         decoded = self.decode(frame, self.grid)
+        unread = len(getattr(decoded, "unreadable", []))
+        if self.grid is not None and unread > RELOCATE_SHARE * self.grid.rows * self.grid.cols:
+            from autoplay.errors import UnreadableBoardError
+
+            try:
+                fresh = self.decode(frame, None)
+            except UnreadableBoardError:
+                fresh = None
+            if fresh is not None and len(getattr(fresh, "unreadable", [])) < unread:
+                decoded = fresh
         if getattr(decoded, "grid", None) is not None:
             self.grid = decoded.grid
         return decoded
