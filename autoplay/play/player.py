@@ -399,6 +399,7 @@ class _GameInProgress:
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
         self.final_checked = False
+        self.last_unknown: set[tuple[int, int]] = set()
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
         settled, self.grabbing = self.player.settle(baseline, **kw)
@@ -418,6 +419,11 @@ class _GameInProgress:
         self.final_checked = False
         unknown = list(getattr(decoded, "unreadable", []))
         if self.player.grid is None or looks_obstructed(decoded.board.rows, decoded.board.cols, unknown):
+            return self.reread(lambda: self.player.unreadable_error(frame, decoded))
+        if unknown and set(unknown) != self.last_unknown:
+            # Read again first: a cell caught mid-redraw reads on the next frame; a tile the skin
+            # does not know reads the same twice and is then played around.
+            self.last_unknown = set(unknown)
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         board = with_unknown_covered(decoded.board, unknown)
         self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
