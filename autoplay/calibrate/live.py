@@ -1,115 +1,342 @@
-"""Calibrating against a running game: autoplay takes its own screenshots.
+"""Calibrating against a running game: autoplay plays it and learns its tiles from what its clicks did.
 
-Unsupervised calibration wants a fresh board and a few finished ones (a lost
-board shows its mines, which name the numbers).  Here they are collected from
-the live window: autoplay clicks covered cells at random, through the same
-guarded mouse as play (inside the located board only, fail-safe on), until a
-click changes nothing, which means the game is over, and keeps the fresh and
-the final frame of each game.  The tiles cannot be read yet, so "covered"
-means "looks like the fresh board's tile".
+The tiles cannot be read yet, but every cell's *status* can be tracked from
+the clicks themselves: a cell is covered until a click changes it, the cell
+right-clicked shows the flag, the click after which the game stops answering
+was the one that ended it.  The rules of the game then name the tiles
+(:mod:`autoplay.calibrate.rules_labels`).  Clicks go through the same guarded
+mouse as play (inside the located board only, fail-safe on).  Games are blind
+(random covered cells) until the labels named so far let the solver choose;
+unnamed tiles are then treated as covered and never clicked.
+
+End of game: a left click on a covered cell that leaves it covered means the
+game is over.  The final board is the frame that then stays unchanged for
+``FINAL_SETTLE`` (a flash or a fading popup is not the board), and the clicks
+that did nothing (the probe, a click that only dismissed a popup) are taken
+back, so the last click that changed its own cell is the one that ended it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
+import cv2
 import numpy as np
 
+from autoplay.board.model import Board
+from autoplay.board.rules import Rules
+from autoplay.calibrate.rules_labels import (
+    COVERED,
+    FATAL,
+    FLAGGED,
+    OBSTRUCTED,
+    REVEALED,
+    SHOWN_MINE,
+    Evidence,
+    GameEvidence,
+    Naming,
+    name_clusters,
+)
+from autoplay.calibrate.tilebook import TileBook
 from autoplay.control.capture import wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.control.window import GameWindow
-from autoplay.errors import ControlError
+from autoplay.errors import ContradictionError, ControlError
 from autoplay.play.player import board_rect_on_screen, board_roi
-from autoplay.vision.features import cell_patches, patch_vectors
+from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
+from autoplay.vision.obstruction import largest_block
 
-#: RMS distance (0..1) under which a cell still looks like the fresh board's covered tile.
-COVERED_DISTANCE = 0.05
+#: RMS distance (0..1) above which a cell counts as changed between two frames.
+CHANGED = 0.03
+#: The final board must stay unchanged this long (sgt-mines flashes red twice within 0.3 s of a loss).
+FINAL_SETTLE = 0.45
+#: Share of a fresh board's cells that must show one tile (some games open an area by themselves).
+FRESH_SHARE = 0.5
+#: A solid block of cells changed at the end this big is a dialog, whatever the mine count says.
+DIALOG_CELLS = 12
+#: Smallest block taken for a dialog when more cells changed than there are mines.
+MIN_DIALOG_CELLS = 4
+#: What a skin needs before it can play: hidden, 0-3, a mine and a flag.
+REQUIRED = (".", "0", "1", "2", "3", "mine", "F")
+
+
+def missing_labels(labels: set[str]) -> list[str]:
+    """The entries of REQUIRED not yet named ("mine" is met by a shown or an exploded mine)."""
+    have = set(labels) | ({"mine"} if labels & {"*", "X"} else set())
+    return [label for label in REQUIRED if label not in have]
 
 
 @dataclass
-class Collected:
-    frames: list[np.ndarray]
-    games: int
-    clicks: int
+class Session:
+    """Everything live calibration gathered: the tile catalogue, the evidence, the frames worth keeping."""
+
+    book: TileBook = field(default_factory=TileBook)
+    evidence: Evidence = field(default_factory=Evidence)
+    frames: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    grids: list[Grid] = field(default_factory=list)
+    games: int = 0
+    clicks: int = 0
+    naming: Naming | None = None
 
 
-def looks_covered(vectors: np.ndarray, covered: np.ndarray) -> np.ndarray:
-    """Per cell patch vector: does it still look like ``covered`` (the fresh board's tile)?"""
-    return np.sqrt(((vectors - covered) ** 2).mean(axis=1)) < COVERED_DISTANCE
+@dataclass
+class _Step:
+    """One left click and what the game looked like just before it (to take it back)."""
+
+    target: int
+    vectors: np.ndarray
+    status: np.ndarray
+    shown: dict[int, set[int]]
 
 
-def covered_cells(frame: np.ndarray, grid: Grid, covered: np.ndarray) -> list[int]:
-    """Indices of the cells of ``frame`` that still look covered."""
-    return [int(i) for i in np.flatnonzero(looks_covered(patch_vectors(cell_patches(frame, grid)), covered))]
+class _Game:
+    """One game being played for calibration: status per cell, tiles shown, the clicks that changed something."""
+
+    def __init__(self, session: Session, grab: Callable[[], np.ndarray], grid: Grid, settle: float) -> None:
+        self.session, self.grab, self.grid, self.settle = session, grab, grid, settle
+        self.frame = wait_settled(grab, interval=settle, timeout=5).frame
+        self.vectors, self.ids = self.look(self.frame)
+        self.covered_look = self.vectors.copy()
+        self.status = np.full(grid.rows * grid.cols, COVERED, dtype="<U1")
+        self.shown: dict[int, set[int]] = {}
+        self.steps: list[_Step] = []
+        self.fresh = self.frame
+        self.hidden = int(np.argmax(np.bincount(self.ids)))
+
+    def look(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Patch vectors and cluster ids of every cell of ``frame``."""
+        vectors = patch_vectors(cell_patches(frame, self.grid, DEFAULT_SIZE, DEFAULT_INSET))
+        cols = self.grid.cols
+
+        def crop(i: int) -> np.ndarray:
+            x0, y0, x1, y1 = self.grid.cell_rect(*divmod(i, cols))
+            return np.ascontiguousarray(frame[y0:y1, x0:x1])
+
+        return vectors, self.session.book.assign(vectors, crop)
+
+    def after_click(self, baseline: np.ndarray, patience: float = 1.0) -> None:
+        settled = wait_settled(
+            self.grab,
+            interval=self.settle,
+            timeout=5,
+            baseline=baseline,
+            change_timeout=patience,
+            roi=board_roi(self.grid),
+        )
+        self.frame = settled.frame
+        self.vectors, self.ids = self.look(self.frame)
+
+    def distance(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.sqrt(((a - b) ** 2).mean(axis=1))
+
+    def still_covered(self, index: int, before: np.ndarray | None = None) -> bool:
+        """The cell shows the hidden tile, its covered look, or (given ``before``) did not change at all."""
+        if self.ids[index] == self.hidden:
+            return True
+        now = self.vectors[index : index + 1]
+        if self.distance(now, self.covered_look[index : index + 1])[0] < CHANGED:
+            return True
+        return before is not None and self.distance(now, before[index : index + 1])[0] < CHANGED
+
+    def record(self, target: int, before: np.ndarray) -> None:
+        """The click on ``target`` changed it: cells that changed from covered are revealed."""
+        self.steps.append(_Step(target, before, self.status.copy(), {k: set(v) for k, v in self.shown.items()}))
+        changed = self.distance(self.vectors, before) > CHANGED
+        # A cell that shows the fresh board's tile is covered, whatever else flickered on it.
+        self.status[changed & (self.status == COVERED) & (self.ids != self.hidden)] = REVEALED
+        for index in np.flatnonzero(self.status == REVEALED):
+            self.shown.setdefault(int(index), set()).add(int(self.ids[index]))
 
 
-def play_blind(
+def _components(mask: np.ndarray) -> tuple[int, np.ndarray]:
+    n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    return n, labels
+
+
+def _dialog_blocks(changed: np.ndarray, newly: np.ndarray, mines: int | None) -> np.ndarray:
+    """Cells under a dialog drawn over the board at the end: solid rectangles of changed cells.
+
+    Mines are scattered; a dialog is a solid block.  Blocks are taken while
+    more covered cells changed than there are mines (or, without the count,
+    while a block of at least ``DIALOG_CELLS`` remains).
+    """
+    blocked = np.zeros_like(changed)
+    while True:
+        area, top, left, bottom, right = largest_block(changed & ~blocked)
+        over_count = mines is not None and int(np.sum(newly & ~blocked)) > mines
+        if area < MIN_DIALOG_CELLS or not (over_count or area >= DIALOG_CELLS):
+            return blocked
+        blocked[top:bottom, left:right] = True
+
+
+def _finish(game: _Game, mines: int | None) -> GameEvidence:
+    """Work out how the game ended from the final frame (already captured in ``game.frame``)."""
+    final_vectors, final_ids = game.vectors, game.ids
+    while game.steps and game.still_covered(game.steps[-1].target):
+        game.steps.pop()  # a click that left its cell covered did nothing (a probe, a popup dismissed)
+    if not game.steps:
+        return GameEvidence(game.status.reshape(game.grid.rows, game.grid.cols), {}, "unfinished", mines)
+    last = game.steps[-1]
+    status, shown = last.status.copy(), last.shown
+    changed = game.distance(final_vectors, last.vectors) > CHANGED
+    newly = changed & (status == COVERED) & (final_ids != game.hidden)
+    covered_after = int(np.sum((status == COVERED) | (status == FLAGGED))) - int(newly.sum())
+    shape = (game.grid.rows, game.grid.cols)
+    evidence = game.session.evidence
+    if mines is not None and covered_after == mines:
+        status[newly] = REVEALED
+        end = "won"
+        obstructed = np.zeros_like(changed)
+    else:
+        end = "lost"
+        # A revealed tile never changes: a changed region that includes one is something drawn over the board.
+        _, parts = _components(changed.reshape(shape))
+        parts = parts.ravel()
+        over = {int(p) for p in parts[changed & (status == REVEALED)]}
+        obstructed = np.isin(parts, list(over)) & changed if over else np.zeros_like(changed)
+        obstructed |= _dialog_blocks(changed.reshape(shape), newly.reshape(shape), mines).ravel()
+        status[obstructed & (status == COVERED)] = OBSTRUCTED
+        if status[last.target] == COVERED:
+            status[last.target] = FATAL
+            evidence.add_role("X", [int(final_ids[last.target])])
+        mines_shown = newly & ~obstructed
+        mines_shown[last.target] = False
+        status[mines_shown] = SHOWN_MINE
+        evidence.add_role("*", {int(final_ids[i]) for i in np.flatnonzero(mines_shown)})
+    for index in np.flatnonzero((status == REVEALED) & ~obstructed):
+        shown.setdefault(int(index), set()).add(int(final_ids[index]))
+    shown = {k: v for k, v in shown.items() if status[k] == REVEALED}
+    known = int(np.sum((status == FATAL) | (status == SHOWN_MINE) | (status == FLAGGED)))
+    complete = end == "lost" and mines is not None and known >= mines
+    return GameEvidence(status.reshape(shape), shown, end, mines, complete)
+
+
+def _guided_target(game: _Game, labels: dict[int, str], mines: int | None, rules: Rules, rng: random.Random) -> int:
+    """A covered cell to click: the solver's choice once the tiles shown are named, else a random one.
+
+    A revealed tile without a name is shown to the solver as covered (so the
+    layouts it weighs include the true one) and is never a target.
+    """
+    covered = np.flatnonzero(game.status == COVERED)
+    cells = []
+    for index, status in enumerate(game.status):
+        label = labels.get(int(game.ids[index]), "") if status == REVEALED else ""
+        cells.append(label if label.isdigit() else ".")
+    rows, cols = game.grid.rows, game.grid.cols
+    if any(c.isdigit() for c in cells) or len(covered) == rows * cols - int(np.sum(game.status == FLAGGED)):
+        from autoplay.solver import choose_move
+
+        try:
+            decision = choose_move(Board(rows, cols, tuple(cells), mines), mines, rules, time_limit=0.3)
+        except (ContradictionError, ValueError):  # an unnamed tile can make the position look impossible
+            decision = None
+        if decision is not None:
+            for move in decision.moves:
+                index = move.row * cols + move.col
+                if move.action == "reveal" and game.status[index] == COVERED:
+                    return int(index)
+    return int(rng.choice(list(covered)))
+
+
+def play_one(
+    session: Session,
     grab: Callable[[], np.ndarray],
     mouse: Mouse,
     window: GameWindow,
     rng: random.Random,
-    max_clicks: int = 500,
+    mines: int | None,
+    rules: Rules,
     settle: float = 0.15,
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """One game of random clicks on covered cells; returns (fresh frame, final frame, clicks)."""
+    max_clicks: int = 600,
+) -> GameEvidence:
+    """Play one game for calibration and add what it showed to ``session``."""
     fresh = wait_settled(grab, interval=settle, timeout=5).frame
     grid = locate_grid(fresh)
-    vectors = patch_vectors(cell_patches(fresh, grid))
-    covered = np.median(vectors, axis=0)
-    share = float(looks_covered(vectors, covered).mean())
-    if share < 0.5:
+    game = _Game(session, grab, grid, settle)
+    counts = np.bincount(game.ids)
+    if counts[game.hidden] < FRESH_SHARE * len(game.ids):
         raise ControlError(
-            f"the window does not show a fresh game ({share:.0%} of the cells look alike); "
+            f"the window does not show a fresh game ({counts[game.hidden] / len(game.ids):.0%} of the cells look alike); "
             "start a new game and try again"
         )
+    session.evidence.add_role(".", [game.hidden])
+    opened = game.ids != game.hidden  # a game may open an area itself at the start (xdemineur)
+    game.status[opened] = REVEALED
+    for index in np.flatnonzero(opened):
+        game.shown[int(index)] = {int(game.ids[index])}
     board = board_rect_on_screen(grid, window.rect)
-    mouse.park(window.rect, board)
-    frame = fresh
-    clicks = 0
-    for clicks in range(1, max_clicks + 1):  # noqa: B007 - the count is returned
-        targets = covered_cells(frame, grid, covered)
-        if not targets:
-            break
-        row, col = divmod(rng.choice(targets), grid.cols)
-        x, y = grid.cell_center(row, col)
-        mouse.click(window.x + x, window.y + y, "left", board)
+    labels = session.naming.labels if session.naming else {}
+
+    def click(index: int, button: Literal["left", "right"]) -> None:
+        x, y = grid.cell_center(*divmod(index, grid.cols))
+        mouse.click(window.x + x, window.y + y, button, board)
         mouse.park(window.rect, board)
-        settled = wait_settled(
-            grab, interval=settle, timeout=5, baseline=frame, change_timeout=1.0, roi=board_roi(grid)
-        )
-        if not settled.changed:  # the board ignores clicks: the game has ended
+        session.clicks += 1
+
+    mouse.park(window.rect, board)
+    # The flag first, while the game surely answers: the tile that appears is the flag, by our own action.
+    flag_at = int(rng.choice(list(np.flatnonzero(game.status == COVERED))))
+    before = game.vectors
+    click(flag_at, "right")
+    game.after_click(game.frame, patience=0.5)
+    if not game.still_covered(flag_at):
+        game.status[flag_at] = FLAGGED
+        session.evidence.add_role("F", [int(game.ids[flag_at])])
+    game.covered_look = np.where((game.status == FLAGGED)[:, None], game.vectors, before)
+    for _ in range(max_clicks):
+        if not np.any(game.status == COVERED):
             break
-        frame = settled.frame
-    return fresh, frame, clicks
+        target = _guided_target(game, labels, mines, rules, rng)
+        before, frame_before = game.vectors, game.frame
+        click(target, "left")
+        game.after_click(frame_before)
+        if game.still_covered(target, before):
+            game.after_click(game.frame, patience=0.3)  # a late redraw
+        if game.still_covered(target, before):
+            break  # the game no longer answers: it is over
+        game.record(target, before)
+    game.frame = wait_settled(grab, interval=FINAL_SETTLE, timeout=8).frame
+    game.vectors, game.ids = game.look(game.frame)
+    result = _finish(game, mines)
+    session.evidence.games.append(result)
+    session.grids.append(grid)
+    number = session.games + 1
+    session.frames += [(f"{number:02d}-fresh", game.fresh), (f"{number:02d}-final", game.frame)]
+    session.games = number
+    return result
 
 
-def collect_frames(
+def calibrate_live(
     grab: Callable[[], np.ndarray],
     mouse: Mouse,
     window: GameWindow,
-    games: int,
     new_game: Callable[[np.ndarray], None] | None,
+    max_games: int,
+    mines: int | None,
+    rules: Rules,
     seed: int = 1,
-    progress: Callable[[int], None] | None = None,
-) -> Collected:
-    """Fresh and final frames of ``games`` games; ``new_game(last_frame)`` starts each game after the first."""
-    if games > 1 and new_game is None:
-        raise ControlError("more than one game needs a way to start a new one (--new-game-key or --new-game-click)")
+    progress: Callable[[Session], None] | None = None,
+) -> Session:
+    """Play up to ``max_games`` games, stopping once every REQUIRED label is named."""
     rng = random.Random(seed)
-    frames: list[np.ndarray] = []
-    clicks = 0
-    for number in range(games):
-        if number and new_game is not None:
-            new_game(frames[-1])
+    session = Session()
+    for number in range(max_games):
+        if number or new_game is not None:  # every game starts fresh, the first one too when we know how
+            if new_game is None:
+                break
+            last = session.frames[-1][1] if session.frames else grab()
+            new_game(last)
             mouse.forget_position()
-            wait_settled(grab, baseline=frames[-1], change_timeout=2.0, timeout=5)
-        fresh, final, used = play_blind(grab, mouse, window, rng)
-        frames += [fresh, final]
-        clicks += used
+            wait_settled(grab, baseline=last, change_timeout=2.0, timeout=5)
+        play_one(session, grab, mouse, window, rng, mines, rules)
+        session.naming = name_clusters(session.evidence)
         if progress:
-            progress(number + 1)
-    return Collected(frames, games, clicks)
+            progress(session)
+        if not missing_labels(set(session.naming.labels.values())):
+            break
+    return session

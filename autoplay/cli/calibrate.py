@@ -64,7 +64,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="take the screenshots from the running game's window (named by --window-class, --window-title "
         "or --pid; with --backend portable and no window library, the board is looked for on the whole screen)",
     )
-    p.add_argument("--games", type=positive_int, default=3, help="with --live: games to play blind (default 3)")
+    p.add_argument(
+        "--games",
+        type=positive_int,
+        default=12,
+        help="with --live: most games to play; it stops once every tile is named (default 12)",
+    )
     p.add_argument(
         "--counter",
         metavar="CORNER:X0,Y0,X1,Y1",
@@ -108,14 +113,22 @@ def _settings(args: argparse.Namespace):
     )
 
 
-def _live_frames(args: argparse.Namespace, settings, root):
-    """Screenshots of ``--games`` blind games in the running window, saved beside the skin for later re-use."""
+def _mines_for_live(settings, grab) -> int | None:
+    """The total mines of the board on screen, when the skin settings fix it for that size (``--mines``)."""
+    from autoplay.vision.locate import locate_grid
+
+    grid = locate_grid(grab())
+    return settings.mines.get(f"{grid.rows}x{grid.cols}")
+
+
+def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
+    """Play the running game until the rules of the game have named every tile a skin needs, then write it."""
     import os
 
     import cv2
 
-    from autoplay.calibrate.live import collect_frames
-    from autoplay.cli.progress import Progress
+    from autoplay.calibrate.live import calibrate_live, missing_labels
+    from autoplay.calibrate.live_skin import write_live_skin
     from autoplay.errors import UsageError
     from autoplay.play.live import connect, press_new_game
     from autoplay.vision.locate import locate_grid
@@ -133,17 +146,32 @@ def _live_frames(args: argparse.Namespace, settings, root):
         def starter(frame):
             press_new_game(mouse, window, locate_grid(frame), frame, settings.new_game)
 
-    with Progress(args.games, "blind games") as bar:
-        collected = collect_frames(screen.grab, mouse, window, args.games, starter, progress=lambda n: bar.advance())
+    def progress(session) -> None:
+        named = set(session.naming.labels.values())
+        missing = missing_labels(named)
+        print(
+            f"game {session.games}: {session.evidence.games[-1].end}; named so far "
+            f"{' '.join(sorted(named))}; missing {' '.join(missing) or 'nothing'}",
+            flush=True,
+        )
+
+    mines = _mines_for_live(settings, screen.grab)
+    session = calibrate_live(screen.grab, mouse, window, starter, args.games, mines, settings.rules, progress=progress)
     shots = root / "templates" / f"{args.name}-live-shots"
     shots.mkdir(parents=True, exist_ok=True)
-    for i, frame in enumerate(collected.frames):
-        cv2.imwrite(str(shots / f"{i // 2 + 1:02d}-{'fresh' if i % 2 == 0 else 'final'}.png"), frame)
-    print(
-        f"played {collected.games} blind game(s) with {collected.clicks} clicks, all inside the board; "
-        f"screenshots in {shots}"
-    )
-    return collected.frames
+    for stem, frame in session.frames:
+        cv2.imwrite(str(shots / f"{stem}.png"), frame)
+    print(f"played {session.games} game(s) with {session.clicks} clicks, all inside the board; screenshots in {shots}")
+    result = write_live_skin(session, args.name, root, settings)
+    unnamed = sorted(stem for stem, label in result.proposed.items() if label == "unnamed")
+    print(f"wrote {result.path} with {len(result.proposed)} templates ({len(unnamed)} unnamed)")
+    missing = missing_labels(set(result.proposed.values()))
+    if missing:
+        print(
+            f"not yet named: {' '.join(missing)} - play more games (--games) or name them in [labels]; "
+            f"contact sheet: {result.contact_sheet}"
+        )
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -173,11 +201,13 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot create the skin folder {root}: {exc.strerror or exc}") from None
     settings = _settings(args)
-    images = _live_frames(args, settings, root) if args.live else [read_image(p) for p in args.images]
+    if args.live:
+        return _calibrate_live(args, settings, root)
+    images = [read_image(p) for p in args.images]
     if not args.labels and args.counter:
         raise UsageError("--counter learns from label boards with a mines=N header: give --labels too")
     if not args.labels:
-        result = calibrate_unsupervised(images, args.name, root, settings, flags_possible=not args.live)
+        result = calibrate_unsupervised(images, args.name, root, settings)
         unnamed = sum(1 for label in result.proposed.values() if label == "unnamed")
         print(f"wrote {result.path} with {len(result.proposed)} templates ({unnamed} unnamed)")
         print(f"contact sheet: {result.contact_sheet} - check it and correct [labels] in the TOML")

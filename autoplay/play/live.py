@@ -7,7 +7,6 @@ limited to the face button located on the current frame.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +22,8 @@ from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.grid import Grid
 from autoplay.vision.skin import Skin
 
+#: What ``prepare`` returns when the window shows no board it can locate.
+UNLOCATED = "unlocated"
 #: A face is the biggest clearly yellow blob above the board (xdemineur, Windows-style clones).
 _YELLOW_MIN = 180
 _BLUE_MAX = 100
@@ -156,9 +157,26 @@ def press_new_game(
         raise ControlError(f"the skin does not say how to start a new game ({new_game or 'no [new_game]'})")
 
 
-def new_game_starter(
-    player: Player, window: GameWindow, new_game: dict[str, str], attempts: int = 3
-) -> Callable[[], None]:
+def dismiss_overlay(player: Player, window: GameWindow, frame: np.ndarray) -> None:
+    """Click one covered cell of the finished board: the game ignores it, but an overlay that keeps the
+    keyboard (kmines' "You have lost") goes away.  A guarded click inside the board, like every other."""
+    decoded = player.read(frame)
+    board = decoded.board
+    unreadable = set(map(tuple, getattr(decoded, "unreadable", [])))
+    covered = [
+        divmod(i, board.cols) for i, c in enumerate(board.cells) if c == "." and divmod(i, board.cols) not in unreadable
+    ]
+    grid = player.grid
+    if not covered or grid is None:
+        return
+    x, y = grid.cell_center(*covered[0])
+    rect = board_rect_on_screen(grid, window.rect)
+    player.mouse.click(window.x + x, window.y + y, "left", rect)
+    player.mouse.park(window.rect, rect)
+    player.settle(baseline=frame, change_timeout=0.5)
+
+
+def new_game_starter(player: Player, window: GameWindow, new_game: dict[str, str], attempts: int = 3):
     """A function that starts the next game as the skin says and returns once a game in play is shown.
 
     The action is repeated (at most ``attempts`` times) while the window still
@@ -168,11 +186,14 @@ def new_game_starter(
     """
 
     def start() -> None:
-        for _ in range(attempts):
+        for attempt in range(attempts):
             window.focus()
             before = player.screen.grab()
-            if player.grid is None:
-                player.read(before)
+            if player.grid is None and "key" not in new_game:
+                player.read(before)  # a face click needs the board to find the face above it
+            if attempt and player.grid is not None:
+                dismiss_overlay(player, window, before)
+                before = player.screen.grab()
             press_new_game(player.mouse, window, player.grid, before, new_game)
             settled, _ = player.settle(baseline=before, change_timeout=1.0)
             if shown_state(player.read(settled.frame)) not in FINISHED:
@@ -185,13 +206,19 @@ def new_game_starter(
 def prepare(player: Player, window: GameWindow) -> str:
     """Focus the window, locate the board and move the pointer off it (hover highlights a tile).
 
-    Returns the state the window shows.
+    Returns the state the window shows; ``unlocated`` when no board can be
+    found on it (a finished board of flat, outline-less tiles), which a new game fixes.
     """
+    from autoplay.errors import UnreadableBoardError
+
     window.focus()
     settled, _ = player.settle()
-    decoded = player.read(settled.frame)
+    try:
+        decoded = player.read(settled.frame)
+    except UnreadableBoardError:
+        return UNLOCATED
     if player.grid is not None and not player.settings.dry_run:
         player.mouse.park(window.rect, board_rect_on_screen(player.grid, window.rect))
         settled, _ = player.settle()
         decoded = player.read(settled.frame)
-    return getattr(decoded, "state", "unknown")
+    return shown_state(decoded)

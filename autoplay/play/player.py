@@ -37,10 +37,13 @@ from autoplay.solver.decide import Decision, Move
 from autoplay.vision.debug import write_debug_image
 from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.grid import Grid
+from autoplay.vision.obstruction import looks_obstructed
 
 #: Screen rectangle ``(left, top, width, height)``.
 Rect = tuple[int, int, int, int]
 FINISHED = ("won", "lost")
+#: A frame with more unreadable cells than this share of the board is located afresh before it is believed.
+RELOCATE_SHARE = 0.05
 PHASES = ("capture", "settle", "decode", "solve", "click")
 
 
@@ -74,6 +77,7 @@ class PlayerSettings:
     click_retries: int = 2  # re-clicks of a cell whose click did not register
     reread_limit: int = 4  # re-captures of an unreadable or contradictory board
     max_decisions: int = 5000
+    final_patience: float = 10.0  # the final board must stay unchanged this many settle intervals (flash, popup)
     dry_run: bool = False
 
 
@@ -91,6 +95,8 @@ class GameResult:
     last_was_guess: bool = False  # a loss after a certain move means a misread (or a bug), never bad luck
     timing: dict[str, float] = field(default_factory=dict)  # summed seconds per phase
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
+    final_shows_all_mines: bool | None = None  # False: a lost board showing only some mines is no full truth
+    unknown_cells: int = 0  # most cells of one frame that matched no template and were played as covered
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -105,6 +111,8 @@ class GameResult:
             "last_was_guess": self.last_was_guess,
             "timing": {k: round(v, 6) for k, v in self.timing.items()},
             "final_board": self.final_board,
+            "final_shows_all_mines": self.final_shows_all_mines,
+            "unknown_cells": self.unknown_cells,
         }
 
 
@@ -150,17 +158,99 @@ def shown_state(decoded: DecodedFrame) -> str:
     for index, cell in enumerate(board.cells):
         if cell in (MINE, EXPLODED) and divmod(index, board.cols) not in doubtful:
             return "lost"
+    # Won with tiles the skin does not know (they matched no cover, so they are opened cells):
+    # every readable cover is a flag and the flags account for every mine.
+    readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in doubtful]
+    if board.mines is not None and HIDDEN not in readable and readable.count(FLAG) == board.mines:
+        return "won"
     return state
 
 
-def unregistered(board: Board, expected: list[Move]) -> list[Move]:
-    """Moves whose effect is missing: a revealed cell still hidden, a flagged cell without a flag."""
+def unregistered(
+    board: Board, expected: list[Move], unknown: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
+) -> list[Move]:
+    """Moves whose effect is missing: a revealed cell still hidden, a flagged cell without a flag.
+
+    A cell that now shows a tile the skin does not know has changed, so its move registered.
+    """
     missing = []
     for move in expected:
+        if (move.row, move.col) in unknown:
+            continue
         cell = board.cells[move.row * board.cols + move.col]
         if (move.action == "reveal" and cell == HIDDEN) or (move.action == "flag" and cell != FLAG):
             missing.append(move)
     return missing
+
+
+def with_unknown_covered(board: Board, cells: list[tuple[int, int]]) -> Board:
+    """The board with every unreadable cell shown as covered.
+
+    The solver then weighs layouts with or without a mine there; the true
+    layout is among them, so a move it calls certain is still certain.
+    """
+    as_list = list(board.cells)
+    for r, c in cells:
+        as_list[r * board.cols + c] = HIDDEN
+    return Board(board.rows, board.cols, tuple(as_list), board.mines)
+
+
+def zeros_beside_covered(
+    board: Board, unknown: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
+) -> list[tuple[int, int]]:
+    """Cells read as 0 with a covered neighbour: impossible (a 0 opens its neighbours), so a misread or a
+
+    frame caught mid-redraw (sgt-mines draws a pressed, flat tile under the button before it reveals it).
+    """
+    from autoplay.board.model import neighbour_table
+
+    table = neighbour_table(board.rows, board.cols)
+    return [
+        divmod(i, board.cols)
+        for i, cell in enumerate(board.cells)
+        if cell == "0" and any(board.cells[n] == HIDDEN and divmod(n, board.cols) not in unknown for n in table[i])
+    ]
+
+
+def contradictory_moves(moves: list[Any]) -> list[tuple[int, int]]:
+    """Cells a decision would both reveal and flag: the board it was made on cannot be right."""
+    reveal = {(m.row, m.col) for m in moves if m.action == "reveal"}
+    return sorted(reveal & {(m.row, m.col) for m in moves if m.action == "flag"})
+
+
+def shows_all_mines(board: Board) -> bool | None:
+    """Whether a lost board shows every mine (None when the total is not known)."""
+    if board.mines is None:
+        return None
+    return board.count(MINE + EXPLODED + FLAG) >= board.mines
+
+
+def avoid_cells(decision: Any, board: Board, cells: set[tuple[int, int]]) -> Any:
+    """The decision without moves on ``cells``; when none is left, the safest other covered cell as a guess.
+
+    An unknown tile is often a revealed number, which the solver (seeing it as
+    covered) may well call safe: that certain move is dropped, and the game
+    goes on with the best cell the skin can read.
+    """
+    from dataclasses import replace
+
+    from autoplay.solver import analyze
+
+    moves = [m for m in decision.moves if (m.row, m.col) not in cells]
+    if moves:
+        return replace(decision, moves=moves)
+    analysis = decision.analysis or analyze(board, mines=board.mines)
+    best = None
+    for r, row in enumerate(analysis.probabilities):
+        for c, p in enumerate(row):
+            if p is None or (r, c) in cells or board.cells[r * board.cols + c] != HIDDEN:
+                continue
+            if best is None or p < best[0]:
+                best = (p, r, c)
+    if best is None:
+        return replace(decision, moves=[])
+    move = Move("reveal", best[1], best[2], float(best[0]))
+    return replace(decision, moves=[move], guess=best[0] > 0, reason="safest cell the skin can read")
 
 
 class Player:
@@ -205,7 +295,22 @@ class Player:
         return settled, timed.seconds
 
     def read(self, frame: np.ndarray) -> DecodedFrame:
+        """Decode on the known grid; a frame it reads badly is located afresh and the better reading kept.
+
+        A board that moved by a few pixels, or a grid first located on a board in
+        play, is re-located rather than misread or given up on.
+        """
         decoded = self.decode(frame, self.grid)
+        unread = len(getattr(decoded, "unreadable", []))
+        if self.grid is not None and unread > RELOCATE_SHARE * self.grid.rows * self.grid.cols:
+            from autoplay.errors import UnreadableBoardError
+
+            try:
+                fresh = self.decode(frame, None)
+            except UnreadableBoardError:
+                fresh = None
+            if fresh is not None and len(getattr(fresh, "unreadable", [])) < unread:
+                decoded = fresh
         if getattr(decoded, "grid", None) is not None:
             self.grid = decoded.grid
         return decoded
@@ -318,6 +423,8 @@ class _GameInProgress:
         self.waited_late = False
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
+        self.final_checked = False
+        self.last_unknown: set[tuple[int, int]] = set()
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
         settled, self.grabbing = self.player.settle(baseline, **kw)
@@ -333,15 +440,24 @@ class _GameInProgress:
         t_decode = time.perf_counter() - t0
         state = shown_state(decoded)
         if state in FINISHED:
-            self.result.result = state
-            self.result.final_board = format_board(decoded.board)
-            return
-        if not getattr(decoded, "readable", True) or self.player.grid is None:
+            return self.finish(decoded, state)
+        self.final_checked = False
+        unknown = list(getattr(decoded, "unreadable", []))
+        if self.player.grid is None or looks_obstructed(decoded.board.rows, decoded.board.cols, unknown):
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))
-        board = decoded.board
+        if unknown and set(unknown) != self.last_unknown:
+            # Read again first: a cell caught mid-redraw reads on the next frame; a tile the skin
+            # does not know reads the same twice and is then played around.
+            self.last_unknown = set(unknown)
+            return self.reread(lambda: self.player.unreadable_error(frame, decoded))
+        board = with_unknown_covered(decoded.board, unknown)
+        self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
-        missing = unregistered(board, self.expected)
+        impossible = zeros_beside_covered(board, set(unknown))
+        if impossible:
+            return self.reread(lambda: ContradictionError("a 0 beside a covered cell: misread", impossible))
+        missing = unregistered(board, self.expected, set(unknown))
         if missing:
             return self.recover(missing)
         t1 = time.perf_counter()
@@ -350,7 +466,29 @@ class _GameInProgress:
         except ContradictionError as exc:
             contradiction = exc
             return self.reread(lambda: contradiction)
+        clash = contradictory_moves(list(decision.moves))
+        if clash:
+            return self.reread(lambda: ContradictionError("the board calls a cell both safe and a mine", clash))
+        if unknown:
+            decision = avoid_cells(decision, board, set(unknown))
+            if not decision.moves:
+                return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
+
+    def finish(self, decoded: Any, state: str) -> None:
+        """The game shows its end: take it only once it has stayed unchanged for a long settle.
+
+        sgt-mines flashes the board red twice after a loss and some games fade
+        a popup in: the frame that first showed the end may be neither.
+        """
+        if not self.final_checked:
+            self.final_checked = True
+            self.capture(patience=self.settings.final_patience)
+            return
+        self.result.result = state
+        self.result.final_board = format_board(decoded.board)
+        if state == "lost":
+            self.result.final_shows_all_mines = shows_all_mines(decoded.board)
 
     def reread(self, failure: Callable[[], Exception]) -> None:
         """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``."""

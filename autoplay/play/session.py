@@ -79,7 +79,7 @@ def play_session(
     summary = summary if summary is not None else SessionSummary()
     try:
         for number in range(1, games + 1):
-            if number > 1 or first_state in ("won", "lost"):
+            if number > 1 or first_state in ("won", "lost", "unlocated"):
                 start_new_game()
             result = player.play_game(number)
             summary.games.append(result)

@@ -161,7 +161,9 @@ def audit_recording(recording: Recording) -> AuditReport:
     missing = []
     for game in recording.games:
         text = game.details.get("final_board")
-        if isinstance(text, str):
+        if game.details.get("final_shows_all_mines") is False:
+            missing.append(f"game {game.game}: the lost board shows only some of its mines, no full truth")
+        elif isinstance(text, str):
             finals[game.game] = (game.result, parse_board(text, source=f"game {game.game} final board"))
         else:
             missing.append(f"game {game.game}: no final board recorded")

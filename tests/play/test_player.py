@@ -114,18 +114,18 @@ def test_persistent_contradiction_stops_without_clicking():
     assert backend.clicks == []
 
 
-def test_unreadable_board_stops_after_rereads_without_clicking(tmp_path, monkeypatch):
+def test_obstructed_board_stops_after_rereads_without_clicking(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     table = FakeTable(9, 9, 10, seed=3)
     player, backend = make_player(table)
 
-    def unreadable(frame, grid):
+    def covered_by_a_popup(frame, grid):
         decoded = table.decode(frame, grid)
         decoded.readable = False
-        decoded.unreadable = [(0, 0)]
+        decoded.unreadable = [(r, c) for r in range(3, 6) for c in range(2, 7)]  # a solid block: not tiles
         return decoded
 
-    player.decode = unreadable
+    player.decode = covered_by_a_popup
     with pytest.raises(UnreadableBoardError) as stopped:
         player.play_game(1)
     assert backend.clicks == []
@@ -134,6 +134,36 @@ def test_unreadable_board_stops_after_rereads_without_clicking(tmp_path, monkeyp
     assert marked.parent.parent == tmp_path and marked.parent.name.startswith("autoplay-unreadable-")
     assert cv2.imread(str(marked)) is not None
     assert table.focused == PlayerSettings().reread_limit  # each re-read first gives the window focus back
+
+
+def test_a_tile_the_skin_does_not_know_is_played_as_covered_and_never_clicked():
+    table = FakeTable(9, 9, 10, seed=3)
+    player, backend = make_player(table)
+    unknown: list[tuple[int, int]] = []
+
+    def one_unknown_tile(frame, grid):
+        decoded = table.decode(frame, grid)
+        if not unknown:  # the first number revealed shows a tile the skin has never seen, from then on
+            unknown.extend([divmod(i, 9) for i, c in enumerate(decoded.board.cells) if c in "12345678"][:1])
+        decoded.readable = not unknown
+        decoded.unreadable = list(unknown)
+        return decoded
+
+    player.decode = one_unknown_tile
+    result = player.play_game(1)
+    assert result.result in ("won", "lost") and result.unknown_cells == 1
+    [(row, col)] = unknown
+    x0, y0, x1, y1 = player.grid.cell_rect(row, col)
+    clicks_on_it = [c for c in backend.clicks if x0 <= c[0] < x1 and y0 <= c[1] < y1]
+    assert len(clicks_on_it) <= 1  # the click that revealed it, before it was unknown
+
+
+def test_looks_obstructed_tells_scattered_tiles_from_a_block():
+    from autoplay.vision.obstruction import looks_obstructed
+
+    assert not looks_obstructed(16, 30, [(1, 1), (5, 9), (5, 10)])
+    assert not looks_obstructed(16, 30, [(12, 3), (12, 4), (13, 4), (14, 4), (15, 4), (13, 5), (12, 5)])  # 0s
+    assert looks_obstructed(16, 30, [(r, c) for r in range(6, 9) for c in range(10, 18)])
 
 
 def test_window_moved_stops_before_the_next_batch():

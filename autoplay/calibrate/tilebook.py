@@ -1,0 +1,66 @@
+"""A growing catalogue of the distinct tiles seen during live calibration.
+
+Cells are grouped as they arrive (leader clustering: a cell joins the nearest
+cluster whose first member is within the radius, else starts a new one), so
+every frame of a game can be turned into cluster numbers at once and the
+rules of the game can be checked while it is still being played.  A few
+members of each cluster are kept: their crops become the skin's templates and
+their vectors the thresholds' evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from autoplay.calibrate.cluster import CLUSTER_RADIUS
+from autoplay.vision.classify import squared_distances
+
+#: Members kept per cluster (crops and vectors) for templates and thresholds.
+KEEP_MEMBERS = 60
+
+
+class TileBook:
+    """Cluster id per cell patch, stable for the whole calibration session."""
+
+    def __init__(self, radius: float = CLUSTER_RADIUS) -> None:
+        self.radius = radius
+        self.leaders: list[np.ndarray] = []
+        self.members: list[list[np.ndarray]] = []
+        self.crops: list[list[np.ndarray]] = []
+        self.counts: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.leaders)
+
+    def assign(self, vectors: np.ndarray, crop_of: Callable[[int], np.ndarray]) -> np.ndarray:
+        """Cluster id of every vector (N x D), creating clusters for new tiles; ``crop_of(i)`` is cell i's image."""
+        ids = np.full(len(vectors), -1, dtype=int)
+        limit = self.radius * self.radius
+        if self.leaders:  # one matrix product for the common case: every tile already known
+            d2 = squared_distances(vectors, np.stack(self.leaders))
+            nearest = np.argmin(d2, axis=1)
+            known = d2[np.arange(len(vectors)), nearest] <= limit
+            ids[known] = nearest[known]
+        for i in np.flatnonzero(ids < 0):
+            d2 = squared_distances(vectors[i][None, :], np.stack(self.leaders))[0] if self.leaders else np.zeros(0)
+            if len(d2) and d2.min() <= limit:
+                ids[i] = int(np.argmin(d2))
+                continue
+            ids[i] = len(self.leaders)
+            self.leaders.append(vectors[i].copy())
+            self.members.append([])
+            self.crops.append([])
+            self.counts.append(0)
+        for k, cluster in enumerate(ids.tolist()):
+            self.counts[cluster] += 1
+            if len(self.members[cluster]) < KEEP_MEMBERS:
+                self.members[cluster].append(vectors[k].copy())
+                self.crops[cluster].append(crop_of(k))
+        return ids
+
+    def medoid(self, cluster: int) -> int:
+        """Index (into the kept members) of the most central member of ``cluster``."""
+        members = np.stack(self.members[cluster])
+        return int(np.argmin(squared_distances(members, members).sum(axis=1)))

@@ -1,0 +1,84 @@
+"""Naming tiles by the rules of the game: decided values are named, undecided ones stay unnamed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from autoplay.board.model import neighbour_table
+from autoplay.calibrate.live import missing_labels
+from autoplay.calibrate.rules_labels import Evidence, GameEvidence, name_clusters
+from autoplay.vision.obstruction import largest_block
+
+# A 6x6 layout: mines marked 1.
+LAYOUT = np.array(
+    [
+        [0, 0, 0, 0, 0, 1],
+        [0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 1, 0, 0],
+        [0, 0, 0, 0, 0, 1],
+        [1, 0, 0, 0, 0, 0],
+        [0, 0, 1, 0, 0, 1],
+    ]
+)
+HIDDEN, FLAG, EXPLODED, MINE = 20, 21, 22, 23
+
+
+def numbers() -> np.ndarray:
+    table = neighbour_table(6, 6)
+    flat = LAYOUT.ravel()
+    return np.array([sum(flat[n] for n in table[i]) for i in range(36)])
+
+
+def lost_game(all_mines_shown: bool, reveal: set[int], fatal: int) -> GameEvidence:
+    """Revealed cells show cluster = their number (cluster k stands for value k); mines shown or covered."""
+    value = numbers()
+    status = np.full(36, ".", dtype="<U1")
+    shown: dict[int, set[int]] = {}
+    for i in reveal:
+        status[i] = "r"
+        shown[i] = {int(value[i])}
+    status[fatal] = "X"
+    if all_mines_shown:
+        for i in np.flatnonzero(LAYOUT.ravel()):
+            if i != fatal:
+                status[i] = "*"
+    return GameEvidence(status.reshape(6, 6), shown, "lost", int(LAYOUT.sum()), all_mines_shown)
+
+
+def safe_cells() -> set[int]:
+    return {int(i) for i in np.flatnonzero(LAYOUT.ravel() == 0)}
+
+
+def test_a_lost_board_showing_every_mine_names_every_number_it_shows():
+    evidence = Evidence([lost_game(True, safe_cells() - {34, 35}, fatal=5)])
+    evidence.add_role(".", [HIDDEN])
+    evidence.add_role("X", [EXPLODED])
+    naming = name_clusters(evidence)
+    shown_values = {int(numbers()[i]) for i in safe_cells() - {34, 35}}
+    for value in shown_values:
+        assert naming.labels[value] == str(value)
+    assert naming.labels[HIDDEN] == "." and naming.labels[EXPLODED] == "X"
+
+
+def test_evidence_that_does_not_decide_leaves_the_tile_unnamed():
+    # Only the two cells beside the fatal mine are revealed, nothing else shows: a "1" could be a 1 or a 2.
+    evidence = Evidence([lost_game(False, {4, 11}, fatal=5)])
+    naming = name_clusters(evidence)
+    assert 1 not in naming.labels and len(naming.open_values[1]) > 1
+
+
+def test_a_tile_seen_in_two_roles_is_not_named():
+    evidence = Evidence([lost_game(True, safe_cells(), fatal=5)])
+    evidence.add_role("F", [FLAG])
+    evidence.add_role("*", [FLAG])
+    naming = name_clusters(evidence)
+    assert FLAG not in naming.labels and FLAG in naming.conflicts
+
+
+def test_missing_labels_and_dialog_blocks():
+    assert missing_labels({".", "0", "1", "2", "3", "X", "F"}) == []
+    assert missing_labels({".", "1"}) == ["0", "2", "3", "mine", "F"]
+    mask = np.zeros((6, 8), bool)
+    mask[1:4, 2:6] = True
+    mask[5, 0] = True
+    assert largest_block(mask)[:5] == (12, 1, 2, 4, 6)
