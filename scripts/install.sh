@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(python3 python3-venv python3-tk xvfb xdotool x11-utils gnome-mines xdemineur)
+APT_PACKAGES=(python3 python3-venv python3-tk xvfb xdotool x11-utils gnome-mines xdemineur sgt-puzzles kmines dbus xbomb)
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
