@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -166,9 +167,7 @@ def launch_game(
     try:
         window = find_window(display, spec.wm_class, timeout=timeout)
         window.focus()
-        settled = wait_settled(lambda: grab(window.rect, display), interval=0.15, timeout=timeout)
-        if settled.frame.std() < 1.0:
-            raise ControlError(f"{name} window stayed blank")
+        _wait_drawn(window, display, timeout)
     except ControlError:
         exited = process.poll()
         _end_process_group(process)
@@ -178,6 +177,20 @@ def launch_game(
             raise ControlError(f"{name} exited at start with code {exited}") from None
         raise
     return RunningGame(name, process, window, *size, display, tempdir)
+
+
+def _wait_drawn(window: Window, display: str, timeout: float) -> None:
+    """Wait until the window's picture has settled on something other than a blank fill: kmines maps its window
+    and shows it empty for a while before the first paint, longer when the machine is busy."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = max(deadline - time.monotonic(), 0.5)
+        settled = wait_settled(lambda: grab(window.rect, display), interval=0.15, timeout=left)
+        if settled.frame.std() >= 1.0:
+            return
+        if time.monotonic() >= deadline:
+            raise ControlError(f"{window.title or 'the game'} window stayed blank")
+        time.sleep(0.1)
 
 
 def _resizable() -> list[str]:
