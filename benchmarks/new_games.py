@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 USER_OPTIONS = {
     "sgt-mines": ["--first-click", "zero", "--win", "reveal", "--new-game-key", "n"],
     "kmines": ["--first-click", "zero", "--win", "reveal", "--new-game-key", "ctrl+n"],
-    "xbomb": ["--first-click", "safe", "--win", "reveal", "--new-game-key", "s"],
+    "xbomb": ["--first-click", "zero", "--win", "reveal", "--new-game-key", "s"],
 }
 
 
