@@ -36,6 +36,8 @@ CASES = {
     ("xbomb", None): ("tile20", 4, 27, 20),
     ("xbomb", 32): ("tile32", 4, 27, 32),
 }
+#: The titles the games give their windows (sgt-mines and kmines through _NET_WM_NAME, xbomb through WM_NAME).
+TITLES = {"sgt-mines": "Mines", "kmines": "KMines", "xbomb": "XBomb V2.2b"}
 #: Mean absolute difference (grey levels) under which two cuts show the same tile: kmines' covered tiles differ
 #: by a few levels over its textured background, the others are pixel-exact.
 SAME = 6.0
@@ -135,7 +137,7 @@ def test_launched_game_has_its_board_a_new_game_key_and_a_visible_end(display, t
     with launch_game(game, display, preset="expert", workdir=tmp_path, tile=tile) as running:
         # The window is found by the class the launcher names, and is the game's (its own process tree).
         window = find_window(display, running.spec.wm_class)
-        assert window.id == running.window.id
+        assert window.id == running.window.id and window.title == TITLES[game]
         board_frame = grab(running.window.rect, display)
         xs, ys = _lattice(board_frame, covered_tile, pitch)
         assert (len(ys), len(xs)) == (16, 30), f"lattice {len(ys)}x{len(xs)}"
