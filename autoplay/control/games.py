@@ -1,35 +1,54 @@
 """Launching the real Minesweeper clones with settings a bot can play.
 
-gnome-mines is configured through a private GSettings keyfile (no D-Bus, no
-user profile touched): animations off so a click is fully drawn in ~60 ms,
-question marks and auto-flagging off so the board only changes when we act,
-and a pre-filled score table so a win never opens the high-score dialog over
-the board.  xdemineur takes everything on its command line.
+What each game needs (command line, private settings, tile size) is in ``launchers``; this module starts the
+process, waits for its window and picture, and stops it again.  Every game runs in a process group of its own,
+so ``stop()`` also ends helpers it started (kmines runs under ``dbus-run-session``, which starts a bus daemon).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autoplay.board.rules import PRESETS
 from autoplay.control.capture import grab, wait_settled
+from autoplay.control.launchers import (
+    GNOME_MODES,
+    GNOME_WINDOW,
+    SPECS,
+    GameSpec,
+    LaunchRequest,
+    gnome_mines_keyfile,
+    prepare_gnome_mines,
+)
 from autoplay.control.window import Window, find_window
 from autoplay.errors import ControlError
 
-GAMES = ("gnome-mines", "xdemineur")
+__all__ = [
+    "GAMES",
+    "GNOME_MODES",
+    "GNOME_SIZES",
+    "GNOME_WINDOW",
+    "WM_CLASS",
+    "RunningGame",
+    "find_binary",
+    "gnome_mines_keyfile",
+    "launch_game",
+    "prepare_gnome_mines",
+]
+
+GAMES = tuple(SPECS)
 GAME_DIRS = ("/usr/games", "/usr/bin", "/usr/local/games")
 #: Window class used to find each game's top-level window.
-WM_CLASS = {"gnome-mines": "gnome-mines", "xdemineur": "xdemineur"}
-#: gnome-mines' own size modes and the command-line switch that skips its size chooser.
-GNOME_MODES = {"beginner": (0, "--small"), "intermediate": (1, "--medium"), "expert": (2, "--big")}
-#: The sizes those modes play (rows, cols, mines): its small board is 8x8, not the classic 9x9.
-GNOME_SIZES = {"beginner": (8, 8, 10), "intermediate": (16, 16, 40), "expert": (16, 30, 99)}
-#: A window big enough that the expert board is not clipped (28 px tiles).
-GNOME_WINDOW = (1050, 650)
+WM_CLASS = {name: spec.wm_class for name, spec in SPECS.items()}
+#: The sizes gnome-mines' modes play (rows, cols, mines): its small board is 8x8, not the classic 9x9.
+GNOME_SIZES = SPECS["gnome-mines"].sizes
 
 
 @dataclass
@@ -45,14 +64,12 @@ class RunningGame:
     display: str
     _tempdir: tempfile.TemporaryDirectory[str] | None = field(default=None, repr=False)
 
+    @property
+    def spec(self) -> GameSpec:
+        return SPECS[self.name]
+
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        _end_process_group(self.process)
         self.window.close_connection()
         if self._tempdir is not None:
             self._tempdir.cleanup()
@@ -65,8 +82,21 @@ class RunningGame:
         self.stop()
 
 
+def _end_process_group(process: subprocess.Popen[bytes]) -> None:
+    """Terminate the game and everything it started (its own process group, made at launch)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 def find_binary(name: str) -> str:
     """Debian installs the games in /usr/games, which is not on root's PATH."""
+    package = next((spec.package for spec in SPECS.values() if spec.binary == name), name)
     found = shutil.which(name)
     if found:
         return found
@@ -74,55 +104,21 @@ def find_binary(name: str) -> str:
         candidate = Path(folder) / name
         if candidate.is_file():
             return str(candidate)
-    raise ControlError(f"{name} is not installed (Debian package: {name})")
+    raise ControlError(f"{name} is not installed (Debian package: {package})")
 
 
-def _size(preset: str, rows: int | None, cols: int | None, mines: int | None) -> tuple[int, int, int]:
-    if preset not in PRESETS:
-        raise ControlError(f"unknown preset {preset!r}; choose from {', '.join(PRESETS)}")
-    base = PRESETS[preset]
-    return rows or base.rows, cols or base.cols, mines or base.mines
-
-
-def gnome_mines_keyfile(rows: int, cols: int, mines: int, mode: int | None) -> str:
-    """The ``[org/gnome/Mines]`` settings; ``mode`` None means a custom size (mode 3)."""
-    lines = [
-        "[org/gnome/Mines]",
-        f"mode={3 if mode is None else mode}",
-        f"xsize={cols}",
-        f"ysize={rows}",
-        f"nmines={mines}",
-        "use-animations=false",
-        "use-question-marks=false",
-        "use-autoflag=false",
-        "theme='bgcolors'",
-        f"window-width={GNOME_WINDOW[0]}",
-        f"window-height={GNOME_WINDOW[1]}",
-        "window-is-maximized=false",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def prepare_gnome_mines(root: Path, rows: int, cols: int, mines: int, mode: int | None) -> dict[str, str]:
-    config, data = root / "config", root / "data"
-    settings = config / "glib-2.0" / "settings"
-    settings.mkdir(parents=True, exist_ok=True)
-    (settings / "keyfile").write_text(gnome_mines_keyfile(rows, cols, mines, mode))
-    scores = data / "gnome-mines" / "scores"
-    scores.mkdir(parents=True, exist_ok=True)
-    # Ten unbeatable entries: a win never reaches the top ten, so no dialog covers the board.
-    (scores / f"{cols}-{rows}-{mines}").write_text("0 1 bot\n" * 10)
-    return {
-        "GSETTINGS_BACKEND": "keyfile",
-        "XDG_CONFIG_HOME": str(config),
-        "XDG_DATA_HOME": str(data),
-        "XDG_CACHE_HOME": str(root / "cache"),
-        "GDK_BACKEND": "x11",
-        "GDK_SCALE": "1",
-        "GDK_DPI_SCALE": "1",
-        "NO_AT_BRIDGE": "1",
-        "GTK_THEME": "Adwaita",
-    }
+def board_size(
+    spec: GameSpec, preset: str, rows: int | None, cols: int | None, mines: int | None
+) -> tuple[int, int, int]:
+    """The (rows, cols, mines) to launch: the preset as the game plays it, overridden where the game allows."""
+    if preset not in spec.sizes:
+        raise ControlError(f"unknown preset {preset!r}; choose from {', '.join(spec.sizes)}")
+    own = spec.sizes[preset]
+    wanted = tuple(given or default for given, default in zip((rows, cols, mines), own, strict=True))
+    if wanted != own and not spec.any_size:
+        sizes = ", ".join(f"{p} {r}x{c}/{m}" for p, (r, c, m) in spec.sizes.items())
+        raise ControlError(f"{spec.name} is launched at its preset sizes only ({sizes})")
+    return wanted[0], wanted[1], wanted[2]
 
 
 def launch_game(
@@ -134,56 +130,68 @@ def launch_game(
     mines: int | None = None,
     workdir: Path | None = None,
     timeout: float = 20.0,
+    tile: int | None = None,
+    no_guess: bool = False,
 ) -> RunningGame:
-    """Start ``name`` on ``display`` and return once its window is mapped and its picture has settled."""
-    import os
+    """Start ``name`` on ``display`` and return once its window is mapped and its picture has settled.
 
-    if name not in GAMES:
-        raise ControlError(f"unknown game {name!r}; choose from {', '.join(GAMES)}")
-    if name == "gnome-mines" and preset in GNOME_SIZES:
-        own = GNOME_SIZES[preset]
-        if any(given not in (None, default) for given, default in zip((rows, cols, mines), own)):
-            raise ControlError(
-                "gnome-mines is launched at its preset sizes only (beginner 8x8/10, intermediate "
-                "16x16/40, expert 16x30/99)"
-            )
-        rows, cols, mines = own
-    rows, cols, mines = _size(preset, rows, cols, mines)
-    binary = find_binary(name)
+    ``tile`` asks for a tile size in pixels where the game lets one choose (see ``GameSpec.tile_sizes``);
+    ``no_guess`` asks sgt-mines for its boards that never need a guess (its own default).
+    """
+    spec = SPECS.get(name)
+    if spec is None:
+        raise ControlError(f"unknown game {name!r}; choose from {', '.join(SPECS)}")
+    if tile is not None and spec.tile_sizes is None:
+        raise ControlError(f"{name} has a fixed tile size; --tile is for {', '.join(_resizable())}")
+    if no_guess and name != "sgt-mines":
+        raise ControlError("--no-guess is for sgt-mines only (the other games deal ordinary boards)")
+    size = board_size(spec, preset, rows, cols, mines)
+    binary = find_binary(spec.binary)
     tempdir = None
     if workdir is None:
         tempdir = tempfile.TemporaryDirectory(prefix=f"autoplay-{name}-")
         workdir = Path(tempdir.name)
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "DISPLAY": display}
-    if name == "gnome-mines":
-        mode, switch = GNOME_MODES[preset]
-        env.update(prepare_gnome_mines(workdir, rows, cols, mines, mode))
-        argv = [binary, switch]
-    else:
-        if cols < 12:
-            raise ControlError("xdemineur needs at least 12 columns")
-        argv = [binary, "-geometry", f"{cols}x{rows}+0+0", "-m", str(mines)]
-    process = subprocess.Popen(
-        argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
+    preset_name = next((p for p, own in spec.sizes.items() if own == size), None)
     try:
-        window = find_window(display, WM_CLASS[name], timeout=timeout)
-        window.focus()
-        settled = wait_settled(lambda: grab(window.rect, display), interval=0.15, timeout=timeout)
-        if settled.frame.std() < 1.0:
-            raise ControlError(f"{name} window stayed blank")
+        plan = spec.plan(LaunchRequest(workdir, binary, size, preset_name, tile, no_guess))
     except ControlError:
-        if process.poll() is not None:
-            message = f"{name} exited at start with code {process.returncode}"
-        else:
-            message = None
-            process.terminate()
-            process.wait(timeout=5)
         if tempdir is not None:
             tempdir.cleanup()
-        if message:
-            raise ControlError(message) from None
         raise
-    return RunningGame(name, process, window, rows, cols, mines, display, tempdir)
+    env = {**os.environ, **plan.env, "DISPLAY": display}
+    process = subprocess.Popen(
+        plan.argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    try:
+        window = find_window(display, spec.wm_class, timeout=timeout)
+        window.focus()
+        _wait_drawn(window, display, timeout)
+    except ControlError:
+        exited = process.poll()
+        _end_process_group(process)
+        if tempdir is not None:
+            tempdir.cleanup()
+        if exited is not None:
+            raise ControlError(f"{name} exited at start with code {exited}") from None
+        raise
+    return RunningGame(name, process, window, *size, display, tempdir)
+
+
+def _wait_drawn(window: Window, display: str, timeout: float) -> None:
+    """Wait until the window's picture has settled on something other than a blank fill: kmines maps its window
+    and shows it empty for a while before the first paint, longer when the machine is busy."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = max(deadline - time.monotonic(), 0.5)
+        settled = wait_settled(lambda: grab(window.rect, display), interval=0.15, timeout=left)
+        if settled.frame.std() >= 1.0:
+            return
+        if time.monotonic() >= deadline:
+            raise ControlError(f"{window.title or 'the game'} window stayed blank")
+        time.sleep(0.1)
+
+
+def _resizable() -> list[str]:
+    return [name for name, spec in SPECS.items() if spec.tile_sizes is not None]

@@ -44,7 +44,7 @@ def test_missing_game_names_its_package(monkeypatch):
 
 def test_unknown_game_and_too_narrow_xdemineur_are_refused_before_starting_anything():
     with pytest.raises(ControlError, match="unknown game"):
-        launch_game("kmines", ":0")
+        launch_game("no-such-game", ":0")
     with pytest.raises(ControlError, match="12 columns"):
         launch_game("xdemineur", ":0", preset="beginner")
 
@@ -65,3 +65,46 @@ def test_gnome_mines_plays_its_own_sizes_and_its_top_ten_file_matches_them(tmp_p
     assert (tmp_path / "data" / "gnome-mines" / "scores" / "8-8-10").is_file()
     with pytest.raises(ControlError, match="preset sizes only"):
         launch_game("gnome-mines", ":0", preset="beginner", rows=9, cols=9, workdir=tmp_path)
+
+
+def _plan(name, tmp_path, preset="expert", tile=None, no_guess=False):
+    from autoplay.control.launchers import SPECS, LaunchRequest
+
+    spec = SPECS[name]
+    return spec.plan(LaunchRequest(tmp_path, f"/usr/games/{spec.binary}", spec.sizes[preset], preset, tile, no_guess))
+
+
+def test_sgt_mines_asks_for_ordinary_boards_unless_no_guess_and_takes_its_tile_size_from_the_environment(tmp_path):
+    plan = _plan("sgt-mines", tmp_path, tile=28)
+    assert plan.argv[1:] == ["--game", "30x16n99a"]  # 'a': boards that may need a guess, like every other game
+    assert plan.env["MINES_TILESIZE"] == "28"
+    assert plan.env["XDG_CONFIG_HOME"].startswith(str(tmp_path))
+    assert _plan("sgt-mines", tmp_path, no_guess=True).argv[1:] == ["--game", "30x16n99"]
+
+
+def test_kmines_runs_on_its_own_bus_with_private_settings_and_no_dialog_after_a_loss(tmp_path, monkeypatch):
+    from autoplay.control import launchers
+
+    monkeypatch.setattr(launchers, "find_dbus_run_session", lambda: "/usr/bin/dbus-run-session")
+    plan = _plan("kmines", tmp_path, tile=24)
+    assert plan.argv[:3] == ["/usr/bin/dbus-run-session", "--", "/usr/games/kmines"]
+    assert plan.argv[3:] == ["-qwindowgeometry", "772x516+0+0"]  # 24 px tiles, measured
+    config = (tmp_path / "config" / "kminesrc").read_text().splitlines()
+    assert "Level=Hard" in config and "kmines_reset=false" in config and "UseQuestionMarks=false" in config
+    _plan("kmines", tmp_path, preset="beginner")
+    assert "Level=Easy" in (tmp_path / "config" / "kminesrc").read_text().splitlines()
+
+
+def test_xbomb_plays_squares_at_the_asked_tile_size_with_the_servers_own_font(tmp_path):
+    plan = _plan("xbomb", tmp_path, tile=32)
+    assert plan.argv[1:5] == ["-square", "-3", "-geometry", "970x568+0+0"]
+    assert "*grid.font: fixed" in plan.argv and "*font: fixed" in plan.argv
+
+
+def test_sizes_a_game_cannot_play_and_options_it_lacks_are_refused_before_starting(tmp_path):
+    with pytest.raises(ControlError, match="preset sizes only"):
+        launch_game("kmines", ":0", rows=20, workdir=tmp_path)
+    with pytest.raises(ControlError, match="fixed tile size"):
+        launch_game("xdemineur", ":0", tile=30, workdir=tmp_path)
+    with pytest.raises(ControlError, match="sgt-mines only"):
+        launch_game("xbomb", ":0", no_guess=True, workdir=tmp_path)
