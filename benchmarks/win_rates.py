@@ -17,17 +17,12 @@ from report import emit  # benchmarks/report.py, beside this script
 
 from autoplay.board.rules import PRESETS, Rules
 from autoplay.cli.progress import Progress
-from autoplay.sim.runner import GameSpec, run_games, summarise
-from autoplay.solver.decide import first_move
+from autoplay.sim.runner import GameSpec, run_games, start_cell, summarise
 
 
-def start_cell(spec: GameSpec) -> str:
+def start_text(spec: GameSpec) -> str:
     """Where the solver opens in this row (0-based), as the table states it."""
-    if spec.first_cell is not None:
-        r, c = spec.first_cell
-    else:
-        move = first_move(spec.rows, spec.cols, spec.rules)
-        r, c = move.row, move.col
+    r, c = start_cell(spec)
     return "corner (0,0)" if (r, c) == (0, 0) else f"({r},{c})"
 
 
@@ -72,7 +67,7 @@ def main() -> int:
             s = summarise(spec, results, time.perf_counter() - started, args.seed, args.jobs)
             lo, hi = s.ci95
             row = (
-                f"| {preset_name} {preset.cols}x{preset.rows}/{preset.mines} | {rule} | {start_cell(spec)} | {s.games} "
+                f"| {preset_name} {preset.cols}x{preset.rows}/{preset.mines} | {rule} | {start_text(spec)} | {s.games} "
                 f"| {s.wins} | {100 * s.win_rate:.2f}% | {100 * lo:.2f}–{100 * hi:.2f}% "
                 f"| {s.games_per_second / args.jobs:.1f} | {s.decision_ms_median:.2f} ms | {s.decision_ms_p99:.1f} ms "
                 f"| {s.mean_guesses:.2f} |"
