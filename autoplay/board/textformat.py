@@ -76,6 +76,11 @@ def format_board(board: Board, header: bool = True) -> str:
 
 def read_board(path: str | Path) -> Board:
     """Read a board file, turning file-system failures into one-line user errors."""
+    return parse_board(read_board_text(path), source=str(Path(path)))
+
+
+def read_board_text(path: str | Path) -> str:
+    """A board file's text; a missing, unreadable or binary file is a one-line :class:`BoardFormatError`."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -87,4 +92,4 @@ def read_board(path: str | Path) -> Board:
         raise BoardFormatError("not a text file", source=str(p)) from None
     except OSError as exc:
         raise BoardFormatError(exc.strerror or str(exc), source=str(p)) from None
-    return parse_board(text, source=str(p))
+    return text

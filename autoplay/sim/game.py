@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from autoplay.board.model import DIGITS, EXPLODED, FLAG, HIDDEN, MINE, Board, neighbour_table
+from autoplay.board.multiformat import MultiBoard
 from autoplay.board.rules import Rules
 
 
@@ -195,12 +196,37 @@ class Game:
         cells = tuple(MINE if m else DIGITS[n] for m, n in zip(self.is_mine, self._counts))
         return Board(self.rows, self.cols, cells, self.mines)
 
-    def mine_layout(self) -> tuple[int, ...]:
-        """Flat indices of the mines, a cell repeated once per mine it holds (the layouts file's form)."""
+    def multi_board(self) -> MultiBoard:
+        """:meth:`board` for the several-mines-per-cell variant: numbers above 9, and flags with the count they cover."""
+        held = self._held()
+        cells = []
+        for i in range(self.rows * self.cols):
+            if self.revealed[i]:
+                cells.append(str(self._counts[i]))
+            elif self.exploded == i:
+                cells.append(_mark(EXPLODED, held[i]))
+            elif self.lost and held[i] and not self.flagged[i]:
+                cells.append(_mark(MINE, held[i]))
+            elif self.flagged[i]:
+                cells.append(_mark(FLAG, held[i]))
+            else:
+                cells.append(HIDDEN)
+        return MultiBoard(self.rows, self.cols, tuple(cells), self.mines, self.max_per_cell)
+
+    def multi_solution(self) -> MultiBoard:
+        """:meth:`solution` for the several-mines-per-cell variant: every mined cell as ``*n``."""
+        held = self._held()
+        cells = tuple(_mark(MINE, n) if n else str(c) for n, c in zip(held, self._counts))
+        return MultiBoard(self.rows, self.cols, cells, self.mines, self.max_per_cell)
+
+    def _held(self) -> list[int]:
         if self.is_mine is None:
             raise RuntimeError("mines are laid at the first reveal")
-        held = self.mine_counts if self.mine_counts is not None else [int(m) for m in self.is_mine]
-        return tuple(i for i, n in enumerate(held) for _ in range(n))
+        return self.mine_counts if self.mine_counts is not None else [int(m) for m in self.is_mine]
+
+    def mine_layout(self) -> tuple[int, ...]:
+        """Flat indices of the mines, a cell repeated once per mine it holds (the layouts file's form)."""
+        return tuple(i for i, n in enumerate(self._held()) for _ in range(n))
 
     @property
     def mines_flagged(self) -> int:
@@ -211,3 +237,8 @@ class Game:
     @property
     def safe_revealed(self) -> int:
         return self.rows * self.cols - self.occupied - self.safe_left
+
+
+def _mark(char: str, mines: int) -> str:
+    """A flag or mine token of the variant's text form: ``F`` for one mine, ``F2`` for two."""
+    return char if mines == 1 else f"{char}{mines}"
