@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mines", type=int, help="total mine count (overrides the board's mines= header)")
     p.add_argument("--out", metavar="FILE.png", help="write a picture with the heat map and the chosen move")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    from autoplay.cli.simulate import add_max_per_cell
+
+    add_max_per_cell(p)
     p.set_defaults(func=run)
 
 
@@ -137,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.mines is not None and args.mines < 0:
         raise AutoplayError("--mines cannot be negative")
+    if args.max_per_cell is not None or _is_multi_file(args.position):
+        return _run_multi(args)
     board, image, grid = load_position(args.position, args.skin)
     report = report_position(board, args.mines)
     if args.out:
@@ -157,4 +162,38 @@ def run(args: argparse.Namespace) -> int:
         print(format_report(report, colour=sys.stdout.isatty()))
         if args.out:
             print(f"picture: {args.out}")
+    return 0
+
+
+def _is_multi_file(path: str) -> bool:
+    """A board text file with a ``max-per-cell=`` header (the several-mines-per-cell variant)."""
+    from autoplay.board.multiformat import header_max_per_cell
+    from autoplay.board.textformat import read_board_text
+
+    if Path(path).suffix.lower() in IMAGE_SUFFIXES:
+        return False
+    return header_max_per_cell(read_board_text(path)) is not None
+
+
+def _run_multi(args: argparse.Namespace) -> int:
+    """``analyze`` for the variant: the chance of a mine and the expected count per cell, and the subsystems."""
+    from autoplay.board.model import Board
+    from autoplay.board.multiformat import MultiBoard
+    from autoplay.cli.multimine_view import load_board, multi_json, multi_text, solve_multi, subsystems_text
+
+    if args.skin or args.out:
+        raise AutoplayError("--skin and --out read and draw one-mine boards; not with --max-per-cell")
+    board = load_board(args.position, args)
+    if isinstance(board, Board):  # max-per-cell 1: the usual report
+        board = MultiBoard(board.rows, board.cols, board.cells, board.mines, 1)
+    analysis, decision = solve_multi(board, 1.0)
+    if args.json:
+        out = multi_json(analysis, decision)
+        out["subsystems"] = [
+            {"cells": [list(c) for c in comp.cells], "weights": {str(m): str(w) for m, w in comp.mine_counts.items()}}
+            for comp in analysis.components
+        ]
+        print(json.dumps(out))
+    else:
+        print(multi_text(board, analysis, decision) + "\n".join(subsystems_text(analysis)))
     return 0
