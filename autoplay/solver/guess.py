@@ -18,6 +18,10 @@ The policy, in the order it is applied:
    the chance of making progress; ties go to the expected number of cells
    made certainly safe, then to plain safety.
 
+4. When the best two or three scores are within ``deeper.MARGIN`` of each
+   other, those candidates are weighed once more by their chance of surviving
+   three moves (:mod:`deeper`); a strictly better one replaces the leader.
+
 Scoring stops at the deadline and the best candidate scored so far wins; the
 safest cell is always scored first, so a timeout degrades to "lowest
 probability".
@@ -32,6 +36,7 @@ from fractions import Fraction
 from autoplay.board.model import neighbour_table
 from autoplay.solver.analysis import Analysis, reveal_outcomes
 from autoplay.solver.count import BudgetExceeded
+from autoplay.solver.deeper import deeper_pick
 from autoplay.solver.endgame import MAX_LAYOUTS, EndgameSearch, SearchTimeout, list_layouts
 from autoplay.solver.position import Position
 
@@ -44,6 +49,8 @@ MAX_OFF_FRONTIER = 3
 PROGRESS_BONUS = 0.1
 #: Slack for float rounding when the look-ahead gives up on a candidate that cannot win.
 _MARGIN = 1e-6
+#: Weigh the closest look-ahead candidates three moves deep (:mod:`deeper`).
+DEPTH_THREE = True
 #: Share of the remaining time the endgame search may use before the heuristic takes over.
 ENDGAME_SHARE = 0.6
 #: Skip the search when listing the layouts would walk more frontier assignments than this.
@@ -71,7 +78,8 @@ class Scored:
 class GuessChoice:
     """The guess and what decided it, kept on the decision so explaining it never redoes the look-ahead.
 
-    ``policy`` is ``fifty-fifty``, ``endgame``, ``safest`` or ``look-ahead``;
+    ``policy`` is ``fifty-fifty``, ``endgame``, ``safest``, ``look-ahead`` or ``depth-3``
+    (``win_chance`` is then the endgame's chance to win, or the three-move survival);
     ``ranked`` lists the candidates best first (look-ahead fields stay -1
     for cells the policy did not score; a score cut short by ``beat`` is a
     partial, losing one).
@@ -131,6 +139,19 @@ def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> Gues
         f"guess: probability {risk[best.index]:.3f}, survive-two {max(best.survive_two, 0):.3f}, "
         f"progress {max(best.progress, 0):.3f}{note}"
     )
+    deeper = None
+    if DEPTH_THREE and mines is not None and len(scored) == len(candidates):
+        deeper = deeper_pick(pos, analysis.solutions, mines, ranked, deadline, _candidates)
+    if deeper is not None:
+        k, survive_three = deeper
+        if k:
+            best = ranked[k]
+            ranked = [best] + [s for s in ranked if s is not best]
+            reason = (
+                f"guess: probability {risk[best.index]:.3f}, survive-three {survive_three:.3f} "
+                f"(depth-3 search among the closest look-ahead scores), survive-two {best.survive_two:.3f}"
+            )
+            return GuessChoice(best.index, risk[best.index], reason, "depth-3", ranked, survive_three)
     return GuessChoice(best.index, risk[best.index], reason, "look-ahead", ranked)
 
 
