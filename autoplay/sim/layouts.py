@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from autoplay.board.model import neighbour_table
+from autoplay.board.textformat import read_board_text
 from autoplay.errors import BoardFormatError
 
 Layout = tuple[int, ...]
@@ -55,13 +56,8 @@ def parse_layouts(text: str, rows: int, cols: int, max_per_cell: int = 1, source
 
 
 def read_layouts(path: str | Path, rows: int, cols: int, max_per_cell: int = 1) -> list[Layout]:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = "no such file" if isinstance(exc, FileNotFoundError) else "cannot read it as text"
-        raise BoardFormatError(reason, source=str(p)) from None
-    return parse_layouts(text, rows, cols, max_per_cell, source=str(p))
+    """:func:`parse_layouts` of a file; a missing or unreadable file is a one-line :class:`BoardFormatError`."""
+    return parse_layouts(read_board_text(path), rows, cols, max_per_cell, source=str(Path(path)))
 
 
 def format_layouts(layouts: Iterable[Layout]) -> str:

@@ -57,6 +57,11 @@ def test_text_output_and_refusals(tmp_path, capsys):
     assert code == 0 and "subsystems" in out and "12->12288" in out
 
 
+def _simulate_doubles(capsys, *extra):
+    """``simulate`` on beginner with up to two mines a cell, one process."""
+    return _run(capsys, "simulate", "--preset", "beginner", "--max-per-cell", "2", "--jobs", "1", *extra)
+
+
 def test_generate_deals_the_variant_and_simulate_plays_it(tmp_path, capsys):
     code, out, _ = _run(
         capsys, "generate", "--preset", "beginner", "--max-per-cell", "3", "--seed", "5", "--count", "3"
@@ -66,36 +71,10 @@ def test_generate_deals_the_variant_and_simulate_plays_it(tmp_path, capsys):
         board = parse_multi_board(text)
         assert board.max_per_cell == 3 and sum(board.mines_at(i) for i in range(81)) == 10
     layouts = tmp_path / "l.txt"
-    code, _, _ = _run(
-        capsys,
-        "simulate",
-        "--preset",
-        "beginner",
-        "--max-per-cell",
-        "2",
-        "--games",
-        "30",
-        "--write-layouts",
-        str(layouts),
-    )
-    assert code == 0
-    code, out, _ = _run(
-        capsys,
-        "simulate",
-        "--preset",
-        "beginner",
-        "--max-per-cell",
-        "2",
-        "--layouts",
-        str(layouts),
-        "--json",
-        "--jobs",
-        "1",
-    )
+    assert _simulate_doubles(capsys, "--games", "30", "--write-layouts", str(layouts))[0] == 0
+    code, out, _ = _simulate_doubles(capsys, "--layouts", str(layouts), "--json")
     dealt = json.loads(out)
-    code2, out2, _ = _run(
-        capsys, "simulate", "--preset", "beginner", "--max-per-cell", "2", "--games", "30", "--json", "--jobs", "1"
-    )
+    code2, out2, _ = _simulate_doubles(capsys, "--games", "30", "--json")
     assert code == code2 == 0 and json.loads(out2)["wins"] == dealt["wins"] and dealt["errors"] == 0
     assert dealt["wins"] >= 15  # 10 mines on 81 cells: most games are won
 
@@ -104,21 +83,7 @@ def test_a_doubled_mine_in_a_layout_file(tmp_path, capsys):
     path = tmp_path / "l.txt"
     path.write_text("80 80\n")
     per_game = tmp_path / "g.txt"
-    code, _, _ = _run(
-        capsys,
-        "simulate",
-        "--preset",
-        "beginner",
-        "--max-per-cell",
-        "2",
-        "--layouts",
-        str(path),
-        "--json",
-        "--per-game",
-        str(per_game),
-        "--jobs",
-        "1",
-    )
+    code, _, _ = _simulate_doubles(capsys, "--layouts", str(path), "--json", "--per-game", str(per_game))
     assert code == 0 and per_game.read_text() == "won\n"
     code, _, err = _run(capsys, "simulate", "--preset", "beginner", "--layouts", str(path), "--jobs", "1")
     assert code == 2 and "at most 1" in err
