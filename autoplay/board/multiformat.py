@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from autoplay.board.model import Board, neighbour_table
+from autoplay.board.textformat import check_row_width, header_value
 from autoplay.errors import BoardFormatError
 
 _HEADER = re.compile(r"^\s*(mines|max-per-cell)\s*=\s*(\S*)\s*$", re.IGNORECASE)
@@ -96,14 +97,8 @@ def parse_multi_board(text: str, max_per_cell: int | None = None, source: str = 
             continue
         header = _HEADER.match(line)
         if header:
-            name, value = header.group(1).lower(), header.group(2)
-            if rows:
-                raise BoardFormatError(f"the {name}= header must come before the rows", source=source, line=lineno)
-            if name in values:
-                raise BoardFormatError(f"{name}= given twice", source=source, line=lineno)
-            if not value.isdigit():
-                raise BoardFormatError(f"{name}= needs a whole number, got {value!r}", source=source, line=lineno)
-            values[name] = int(value)
+            name = header.group(1).lower()
+            values[name] = header_value(name, header.group(2), bool(rows), name in values, source, lineno)
             continue
         tokens = tuple(line.split()) if any(ch.isspace() for ch in line) else tuple(line)
         row = len(rows)
@@ -114,10 +109,7 @@ def parse_multi_board(text: str, max_per_cell: int | None = None, source: str = 
                     source=source,
                     line=lineno,
                 )
-        if rows and len(tokens) != len(rows[0]):
-            raise BoardFormatError(
-                f"row {row} has {len(tokens)} cells but row 0 has {len(rows[0])}", source=source, line=lineno
-            )
+        check_row_width(row, len(tokens), len(rows[0]) if rows else len(tokens), source, lineno)
         rows.append(tuple(_normal(t) for t in tokens))
         row_lines.append(lineno)
     if not rows:

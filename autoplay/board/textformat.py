@@ -27,14 +27,7 @@ def parse_board(text: str, source: str = "") -> Board:
             continue
         header = _HEADER.match(line)
         if header:
-            if rows:
-                raise BoardFormatError("the mines=N header must come before the rows", source=source, line=lineno)
-            if mines is not None:
-                raise BoardFormatError("mines= given twice", source=source, line=lineno)
-            value = header.group(1)
-            if not value.isdigit():
-                raise BoardFormatError(f"mines= needs a whole number, got {value!r}", source=source, line=lineno)
-            mines = int(value)
+            mines = header_value("mines", header.group(1), bool(rows), mines is not None, source, lineno)
             continue
         row = len(rows)
         for col, ch in enumerate(line):
@@ -44,10 +37,7 @@ def parse_board(text: str, source: str = "") -> Board:
                     source=source,
                     line=lineno,
                 )
-        if rows and len(line) != len(rows[0]):
-            raise BoardFormatError(
-                f"row {row} has {len(line)} cells but row 0 has {len(rows[0])}", source=source, line=lineno
-            )
+        check_row_width(row, len(line), len(rows[0]) if rows else len(line), source, lineno)
         rows.append(line)
         row_lines.append(lineno)
     if not rows:
@@ -65,6 +55,23 @@ def parse_board(text: str, source: str = "") -> Board:
     if mines is not None and mines > board.rows * board.cols:
         raise BoardFormatError(f"mines={mines} is more than the {board.rows * board.cols} cells", source=source)
     return board
+
+
+def header_value(name: str, value: str, after_rows: bool, seen: bool, source: str, lineno: int) -> int:
+    """The whole number of a ``name=N`` header line, or the error saying why it is misplaced or malformed."""
+    if after_rows:
+        raise BoardFormatError(f"the {name}=N header must come before the rows", source=source, line=lineno)
+    if seen:
+        raise BoardFormatError(f"{name}= given twice", source=source, line=lineno)
+    if not value.isdigit():
+        raise BoardFormatError(f"{name}= needs a whole number, got {value!r}", source=source, line=lineno)
+    return int(value)
+
+
+def check_row_width(row: int, width: int, first: int, source: str, lineno: int) -> None:
+    """Every row needs as many cells as the first one."""
+    if width != first:
+        raise BoardFormatError(f"row {row} has {width} cells but row 0 has {first}", source=source, line=lineno)
 
 
 def format_board(board: Board, header: bool = True) -> str:
