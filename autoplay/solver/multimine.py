@@ -240,9 +240,9 @@ def _global_shares(
     if n_off:
         one_empty = power_coefficients(k, n_off - 1, left)
         factor = cell_polynomial(k)[0]  # K!: the weight of the empty cell itself
-        empty = sum(w * factor * one_empty[left - m] for m, w in enumerate(full) if m <= left)
-        held = sum(w * room[m] * (left - m) for m, w in enumerate(full))
-        shares.append(MultiShare(off, Fraction(empty, total), Fraction(held, total * n_off)))
+        off_empty = sum(w * factor * one_empty[left - m] for m, w in enumerate(full) if m <= left)
+        off_held = sum(w * room[m] * (left - m) for m, w in enumerate(full))
+        shares.append(MultiShare(off, Fraction(off_empty, total), Fraction(off_held, total * n_off)))
     return shares, total
 
 
