@@ -98,3 +98,12 @@ def test_more_games_than_layouts_is_a_usage_error(tmp_path, capsys):
     path.write_text("80\n")
     code, out = _simulate(capsys, "--layouts", str(path), "--games", "3")
     assert code == 2 and "holds 1 layouts" in out.err
+
+
+def test_layouts_play_the_same_on_two_processes(tmp_path, capsys):
+    layouts, one, two = tmp_path / "l.txt", tmp_path / "1.txt", tmp_path / "2.txt"
+    main(["simulate", "--preset", "beginner", "--seed", "6", "--games", "24", "--write-layouts", str(layouts)])
+    capsys.readouterr()
+    for jobs, out in (("1", one), ("2", two)):
+        main(["simulate", "--preset", "beginner", "--layouts", str(layouts), "--jobs", jobs, "--per-game", str(out)])
+    assert one.read_text() == two.read_text() and len(one.read_text().splitlines()) == 24
