@@ -94,9 +94,40 @@ class GuessChoice:
 
 
 def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> GuessChoice:
-    """The guess to make, with the candidates it beat (see the module docstring for the policy)."""
+    """The guess to make, with the candidates it beat (see the module docstring for the policy).
+
+    A position met before gets the same answer from :data:`_CHOICES` without the search: the
+    corner opening's few shapes recur in game after game, and the search's answer depends on the
+    position alone when it finished before the deadline.  Positions the endgame search may play
+    are not kept, since that search gives up on time.
+    """
     pos = analysis.position
     assert pos is not None
+    keep = analysis.mode == "global" and not analysis.approximate and analysis.solutions > MAX_LAYOUTS
+    key = (pos, mines)
+    if keep:
+        found = _CHOICES.get(key)
+        if found is not None:
+            return found
+    choice = _choose(analysis, pos, mines, deadline)
+    if keep and time.perf_counter() <= deadline:
+        if len(_CHOICES) >= _CHOICES_LIMIT:
+            _CHOICES.clear()
+        _CHOICES[key] = choice
+    return choice
+
+
+#: Guesses already worked out, by (position, mine total); see :func:`choose_guess`.
+_CHOICES: dict[tuple[Position, int | None], GuessChoice] = {}
+_CHOICES_LIMIT = 2048
+
+
+def clear_guess_cache() -> None:
+    """Forget worked-out guesses (a benchmark of cold decisions needs the search to run)."""
+    _CHOICES.clear()
+
+
+def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: float) -> GuessChoice:
     risk = _risks(analysis)
     candidates = _candidates(pos, risk)
     by_safety = [Scored(j, 1.0 - risk[j]) for j in candidates]
