@@ -35,6 +35,7 @@ def main() -> int:
     ap.add_argument("--rules", nargs="+", default=["safe", "zero"], choices=["safe", "zero", "none"])
     ap.add_argument("--time-limit", type=float, default=1.0)
     ap.add_argument("--out", help="append the markdown table to this file as well")
+    ap.add_argument("--max-per-cell", type=int, default=1, help="up to K mines a cell (the seed's variant)")
     ap.add_argument(
         "--first-cell",
         nargs=2,
@@ -57,7 +58,9 @@ def main() -> int:
         preset = PRESETS[preset_name]
         for rule in args.rules:
             first = tuple(args.first_cell) if args.first_cell else None
-            spec = GameSpec(preset.rows, preset.cols, preset.mines, Rules(rule), args.time_limit, first)
+            spec = GameSpec(
+                preset.rows, preset.cols, preset.mines, Rules(rule), args.time_limit, first, args.max_per_cell
+            )
             results = []
             started = time.perf_counter()
             with Progress(args.games, f"{preset_name}/{rule}") as bar:
@@ -66,8 +69,9 @@ def main() -> int:
                     bar.advance()
             s = summarise(spec, results, time.perf_counter() - started, args.seed, args.jobs)
             lo, hi = s.ci95
+            per_cell = f", ≤{args.max_per_cell} a cell" if args.max_per_cell > 1 else ""
             row = (
-                f"| {preset_name} {preset.cols}x{preset.rows}/{preset.mines} | {rule} | {start_text(spec)} | {s.games} "
+                f"| {preset_name} {preset.cols}x{preset.rows}/{preset.mines}{per_cell} | {rule} | {start_text(spec)} | {s.games} "
                 f"| {s.wins} | {100 * s.win_rate:.2f}% | {100 * lo:.2f}–{100 * hi:.2f}% "
                 f"| {s.games_per_second / args.jobs:.1f} | {s.decision_ms_median:.2f} ms | {s.decision_ms_p99:.1f} ms "
                 f"| {s.mean_guesses:.2f} |"
