@@ -47,23 +47,35 @@ class _Search:
     def __init__(self, mines: int, deadline: float, candidates: Candidates):
         self.mines, self.deadline, self.candidates = mines, deadline, candidates
 
-    def survive_three(self, pos: Position, solutions: int, index: int) -> float | None:
-        """The chance of surviving ``index`` and the two best moves after it; None when the deadline passed."""
+    def survive_three(self, pos: Position, solutions: int, index: int, beat: float | None = None) -> float | None:
+        """The chance of surviving ``index`` and the two best moves after it; None when the deadline passed.
+
+        With ``beat``, the sum stops once the numbers still to come cannot lift it above ``beat``
+        (each adds at most its own chance), and the partial, losing value is returned.
+        """
         try:
-            return self._value(pos, solutions, index, self._after_first)
+            return self._value(pos, solutions, index, self._after_first, beat)
         except (_OutOfTime, BudgetExceeded):
             return None
 
-    def _value(self, pos: Position, solutions: int, index: int, rest: Callable[..., float]) -> float:
+    def _value(
+        self, pos: Position, solutions: int, index: int, rest: Callable[..., float], beat: float | None = None
+    ) -> float:
         """Sum over the numbers ``index`` can show of their chance times ``rest`` of the position after it.
 
         ``solutions`` counts the layouts of ``pos``; each outcome's own count over it is its chance.
         """
         if time.perf_counter() > self.deadline:
             raise _OutOfTime
+        outcomes = reveal_outcomes(pos, self.mines, index, deadline=self.deadline)
+        left = sum(after.solutions for after in outcomes.values()) / solutions  # the chance ``index`` is safe
         total = 0.0
-        for value, after in reveal_outcomes(pos, self.mines, index, deadline=self.deadline).items():
-            total += after.solutions / solutions * rest(pos, index, value, after)
+        for value, after in outcomes.items():
+            chance = after.solutions / solutions
+            total += chance * rest(pos, index, value, after)
+            left -= chance
+            if beat is not None and total + left <= beat + _TIE:
+                break
         return total
 
     def _after_first(self, pos: Position, index: int, value: int, after: Tally) -> float:
@@ -106,7 +118,9 @@ def deeper_pick(
     search = _Search(mines, deadline, candidates)
     best_k, best_value = -1, -1.0
     for k in close:
-        value = search.survive_three(pos, solutions, ranked[k].index)
+        if ranked[k].safety <= best_value + _TIE:
+            continue  # surviving three moves is no likelier than surviving the first
+        value = search.survive_three(pos, solutions, ranked[k].index, None if best_k < 0 else best_value)
         if value is None:
             return None
         if value > best_value + _TIE:
