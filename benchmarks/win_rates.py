@@ -36,6 +36,7 @@ def main() -> int:
     ap.add_argument("--time-limit", type=float, default=1.0)
     ap.add_argument("--out", help="append the markdown table to this file as well")
     ap.add_argument("--max-per-cell", type=int, default=1, help="up to K mines a cell (the seed's variant)")
+    ap.add_argument("--guess-depth", type=int, choices=(2, 3), default=2, help="moves a guess looks ahead")
     ap.add_argument(
         "--first-cell",
         nargs=2,
@@ -59,7 +60,14 @@ def main() -> int:
         for rule in args.rules:
             first = tuple(args.first_cell) if args.first_cell else None
             spec = GameSpec(
-                preset.rows, preset.cols, preset.mines, Rules(rule), args.time_limit, first, args.max_per_cell
+                preset.rows,
+                preset.cols,
+                preset.mines,
+                Rules(rule),
+                args.time_limit,
+                first,
+                args.max_per_cell,
+                args.guess_depth,
             )
             results = []
             started = time.perf_counter()

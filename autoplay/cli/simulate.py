@@ -56,6 +56,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="write the layouts this seed deals for --games games (in the --layouts form) and stop, without playing",
     )
     p.add_argument("--per-game", metavar="FILE", help="also write one line per game, in order: won or lost")
+    p.add_argument(
+        "--guess-depth",
+        type=int,
+        choices=(2, 3),
+        default=2,
+        help="moves a guess looks ahead: 2 (default), or 3 to weigh the closest candidates once more "
+        "(slower; see BENCHMARKS.md)",
+    )
     add_max_per_cell(p)
     p.set_defaults(func=run)
 
@@ -101,7 +109,7 @@ def spec_from_args(args: argparse.Namespace):
         Game(rows, cols, mines, rules, max_per_cell=per_cell)  # validates the mine count against the rule
     except ValueError as exc:
         raise AutoplayError(str(exc)) from None
-    return GameSpec(rows, cols, mines, rules, args.time_limit, max_per_cell=per_cell)
+    return GameSpec(rows, cols, mines, rules, args.time_limit, max_per_cell=per_cell, guess_depth=args.guess_depth)
 
 
 def load_layouts(args: argparse.Namespace, spec) -> list[tuple[int, ...]]:

@@ -29,7 +29,8 @@ class Decider(Protocol):
 class GameSpec:
     """One kind of game; ``first_cell`` (row, col) overrides where the solver opens, to compare start cells.
 
-    ``max_per_cell`` above 1 is the several-mines-per-cell variant (played by :mod:`autoplay.solver.multimine`).
+    ``max_per_cell`` above 1 is the several-mines-per-cell variant (played by :mod:`autoplay.solver.multimine`);
+    ``guess_depth`` 3 turns on the guess search's third move (:mod:`autoplay.solver.deeper`).
     """
 
     rows: int
@@ -39,6 +40,7 @@ class GameSpec:
     time_limit: float = 1.0
     first_cell: tuple[int, int] | None = None
     max_per_cell: int = 1
+    guess_depth: int = 2
 
 
 def start_cell(spec: GameSpec) -> tuple[int, int]:
@@ -92,7 +94,7 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
     if spec.max_per_cell > 1:
         from autoplay.solver.multimine import decide_multi
 
-        def decide_rest(pos, mines, *, time_limit):  # type: ignore[misc]
+        def decide_rest(pos, mines, *, time_limit, depth):  # type: ignore[misc]
             return decide_multi(pos, mines, spec.max_per_cell, time_limit=time_limit)
 
     def decide() -> object:
@@ -103,7 +105,7 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], object]:
             return choose_move(game.board(), game.mines, spec.rules, time_limit=spec.time_limit)
         tracker.update([(j, game.number(j)) for j in game.opened[synced[0] :]], game.flags_placed[synced[1] :])
         synced[:] = [len(game.opened), len(game.flags_placed)]
-        return decide_rest(tracker.position(), game.mines, time_limit=spec.time_limit)
+        return decide_rest(tracker.position(), game.mines, time_limit=spec.time_limit, depth=spec.guess_depth)
 
     return decide
 

@@ -18,9 +18,10 @@ The policy, in the order it is applied:
    the chance of making progress; ties go to the expected number of cells
    made certainly safe, then to plain safety.
 
-4. When the best two or three scores are within ``deeper.MARGIN`` of each
-   other, those candidates are weighed once more by their chance of surviving
-   three moves (:mod:`deeper`); a strictly better one replaces the leader.
+4. With ``depth=3`` (not the default), when the best two or three scores are
+   within ``deeper.MARGIN`` of each other, those candidates are weighed once
+   more by their chance of surviving three moves (:mod:`deeper`); a strictly
+   better one replaces the leader.
 
 Scoring stops at the deadline and the best candidate scored so far wins; the
 safest cell is always scored first, so a timeout degrades to "lowest
@@ -49,8 +50,9 @@ MAX_OFF_FRONTIER = 3
 PROGRESS_BONUS = 0.1
 #: Slack for float rounding when the look-ahead gives up on a candidate that cannot win.
 _MARGIN = 1e-6
-#: Weigh the closest look-ahead candidates three moves deep (:mod:`deeper`).
-DEPTH_THREE = True
+#: Moves the look-ahead weighs by default: 2, or 3 to weigh the closest candidates once more (:mod:`deeper`;
+#: measured in BENCHMARKS.md: not a significant gain over 40,000 paired expert games, at 44% of the speed).
+DEFAULT_DEPTH = 2
 #: Share of the remaining time the endgame search may use before the heuristic takes over.
 ENDGAME_SHARE = 0.6
 #: Skip the search when listing the layouts would walk more frontier assignments than this.
@@ -93,7 +95,7 @@ class GuessChoice:
     win_chance: float | None = None
 
 
-def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> GuessChoice:
+def choose_guess(analysis: Analysis, mines: int | None, deadline: float, depth: int = DEFAULT_DEPTH) -> GuessChoice:
     """The guess to make, with the candidates it beat (see the module docstring for the policy).
 
     A position met before gets the same answer from :data:`_CHOICES` without the search: the
@@ -104,12 +106,12 @@ def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> Gues
     pos = analysis.position
     assert pos is not None
     keep = analysis.mode == "global" and not analysis.approximate and analysis.solutions > MAX_LAYOUTS
-    key = (pos, mines)
+    key = (pos, mines, depth)
     if keep:
         found = _CHOICES.get(key)
         if found is not None:
             return found
-    choice = _choose(analysis, pos, mines, deadline)
+    choice = _choose(analysis, pos, mines, deadline, depth)
     if keep and time.perf_counter() <= deadline:
         if len(_CHOICES) >= _CHOICES_LIMIT:
             _CHOICES.clear()
@@ -117,8 +119,8 @@ def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> Gues
     return choice
 
 
-#: Guesses already worked out, by (position, mine total); see :func:`choose_guess`.
-_CHOICES: dict[tuple[Position, int | None], GuessChoice] = {}
+#: Guesses already worked out, by (position, mine total, depth); see :func:`choose_guess`.
+_CHOICES: dict[tuple[Position, int | None, int], GuessChoice] = {}
 _CHOICES_LIMIT = 2048
 
 
@@ -127,7 +129,7 @@ def clear_guess_cache() -> None:
     _CHOICES.clear()
 
 
-def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: float) -> GuessChoice:
+def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: float, depth: int) -> GuessChoice:
     risk = _risks(analysis)
     candidates = _candidates(pos, risk)
     by_safety = [Scored(j, 1.0 - risk[j]) for j in candidates]
@@ -171,7 +173,7 @@ def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: floa
         f"progress {max(best.progress, 0):.3f}{note}"
     )
     deeper = None
-    if DEPTH_THREE and mines is not None and len(scored) == len(candidates):
+    if depth >= 3 and mines is not None and len(scored) == len(candidates):
         deeper = deeper_pick(pos, analysis.solutions, mines, ranked, deadline, _candidates)
     if deeper is not None:
         k, survive_three = deeper

@@ -84,7 +84,8 @@ CLOSE_CALL = (
 
 def test_a_depth_three_pick_says_the_scores_were_too_close():
     board = Board.from_text(CLOSE_CALL)
-    decision = choose_move(board)
+    assert choose_move(board).guess_choice.policy == "look-ahead"  # the default looks two moves ahead
+    decision = choose_move(board, depth=3)
     assert decision.guess_choice is not None and decision.guess_choice.policy == "depth-3"
     leader = decision.guess_choice.ranked[0]
     assert (leader.index // 16, leader.index % 16) == (decision.moves[0].row, decision.moves[0].col)

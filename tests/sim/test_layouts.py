@@ -107,3 +107,14 @@ def test_layouts_play_the_same_on_two_processes(tmp_path, capsys):
     for jobs, out in (("1", one), ("2", two)):
         main(["simulate", "--preset", "beginner", "--layouts", str(layouts), "--jobs", jobs, "--per-game", str(out)])
     assert one.read_text() == two.read_text() and len(one.read_text().splitlines()) == 24
+
+
+def test_a_deeper_guess_search_plays_the_same_layouts(tmp_path, capsys):
+    layouts, two, three = tmp_path / "l.txt", tmp_path / "2.txt", tmp_path / "3.txt"
+    main(["simulate", "--preset", "intermediate", "--seed", "1", "--games", "12", "--write-layouts", str(layouts)])
+    capsys.readouterr()
+    for depth, out in (("2", two), ("3", three)):
+        args = ["simulate", "--preset", "intermediate", "--layouts", str(layouts), "--jobs", "1", "--json"]
+        assert main([*args, "--guess-depth", depth, "--per-game", str(out)]) == 0
+        assert json.loads(capsys.readouterr().out)["games"] == 12
+    assert len(three.read_text().splitlines()) == len(two.read_text().splitlines()) == 12
