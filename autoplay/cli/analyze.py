@@ -140,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.mines is not None and args.mines < 0:
         raise AutoplayError("--mines cannot be negative")
-    if args.max_per_cell is not None or _is_multi_file(args.position):
+    from autoplay.cli.simulate import max_per_cell
+
+    if max_per_cell(args) > 1 or _is_multi_file(args.position):
         return _run_multi(args)
     board, image, grid = load_position(args.position, args.skin)
     report = report_position(board, args.mines)

@@ -70,7 +70,7 @@ def multi_json(analysis: Analysis, decision: Decision) -> dict:
         "reason": decision.reason,
         "safe": [list(cell) for cell in analysis.safe],
         "mines": [list(cell) for cell in analysis.mines],
-        "solutions": str(analysis.solutions) if analysis.solutions >= 2**53 else analysis.solutions,
+        "solutions": analysis.solutions,
         "approximate": analysis.approximate,
     }
 
