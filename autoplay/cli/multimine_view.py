@@ -52,27 +52,13 @@ def solve_multi(board: MultiBoard, time_limit: float) -> tuple[Analysis, Decisio
 
 
 def multi_json(analysis: Analysis, decision: Decision) -> dict:
-    """The ``solve --json`` contract, with ``probabilities`` = P(at least one mine) and ``expected_mines``."""
+    """The ``solve --json`` contract, with ``probabilities`` = P(at least one mine) and the mean ``expected_mines``."""
+    from autoplay.cli.solve import _as_json
 
-    def move_dict(m) -> dict:
-        return {"action": m.action, "row": m.row, "col": m.col, "probability": m.probability}
-
-    return {
-        "rows": analysis.rows,
-        "cols": analysis.cols,
-        "mode": analysis.mode,
-        "max_per_cell": analysis.max_per_cell,
-        "probabilities": analysis.probabilities,
-        "expected_mines": analysis.expected_mines,
-        "move": move_dict(decision.moves[0]) if decision.moves else None,
-        "moves": [move_dict(m) for m in decision.moves],
-        "guess": decision.guess,
-        "reason": decision.reason,
-        "safe": [list(cell) for cell in analysis.safe],
-        "mines": [list(cell) for cell in analysis.mines],
-        "solutions": analysis.solutions,
-        "approximate": analysis.approximate,
-    }
+    out = _as_json(analysis, decision)
+    out["expected_mines"] = analysis.expected_mines
+    out["max_per_cell"] = analysis.max_per_cell
+    return out
 
 
 def multi_text(board: MultiBoard, analysis: Analysis, decision: Decision) -> str:
