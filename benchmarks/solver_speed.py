@@ -29,6 +29,7 @@ from autoplay.sim.runner import GameSpec, play_game, run_games
 from autoplay.sim.stats import percentile
 from autoplay.solver import choose_move
 from autoplay.solver.analysis import clear_component_cache
+from autoplay.solver.guess import clear_guess_cache
 
 
 def kind(decision) -> str:
@@ -68,6 +69,7 @@ def cold(boards: list[Board], rules: Rules, time_limit: float) -> list[float]:
     out = []
     for board in boards:
         clear_component_cache()
+        clear_guess_cache()
         t0 = time.perf_counter()
         choose_move(board, board.mines, rules, time_limit=time_limit)
         out.append(time.perf_counter() - t0)

@@ -17,17 +17,12 @@ from report import emit  # benchmarks/report.py, beside this script
 
 from autoplay.board.rules import PRESETS, Rules
 from autoplay.cli.progress import Progress
-from autoplay.sim.runner import GameSpec, run_games, summarise
-from autoplay.solver.decide import first_move
+from autoplay.sim.runner import GameSpec, run_games, start_cell, summarise
 
 
-def start_cell(spec: GameSpec) -> str:
+def start_text(spec: GameSpec) -> str:
     """Where the solver opens in this row (0-based), as the table states it."""
-    if spec.first_cell is not None:
-        r, c = spec.first_cell
-    else:
-        move = first_move(spec.rows, spec.cols, spec.rules)
-        r, c = move.row, move.col
+    r, c = start_cell(spec)
     return "corner (0,0)" if (r, c) == (0, 0) else f"({r},{c})"
 
 
@@ -40,6 +35,8 @@ def main() -> int:
     ap.add_argument("--rules", nargs="+", default=["safe", "zero"], choices=["safe", "zero", "none"])
     ap.add_argument("--time-limit", type=float, default=1.0)
     ap.add_argument("--out", help="append the markdown table to this file as well")
+    ap.add_argument("--max-per-cell", type=int, default=1, help="up to K mines a cell (the seed's variant)")
+    ap.add_argument("--guess-depth", type=int, choices=(2, 3), default=2, help="moves a guess looks ahead")
     ap.add_argument(
         "--first-cell",
         nargs=2,
@@ -62,7 +59,16 @@ def main() -> int:
         preset = PRESETS[preset_name]
         for rule in args.rules:
             first = tuple(args.first_cell) if args.first_cell else None
-            spec = GameSpec(preset.rows, preset.cols, preset.mines, Rules(rule), args.time_limit, first)
+            spec = GameSpec(
+                preset.rows,
+                preset.cols,
+                preset.mines,
+                Rules(rule),
+                args.time_limit,
+                first,
+                args.max_per_cell,
+                args.guess_depth,
+            )
             results = []
             started = time.perf_counter()
             with Progress(args.games, f"{preset_name}/{rule}") as bar:
@@ -71,8 +77,9 @@ def main() -> int:
                     bar.advance()
             s = summarise(spec, results, time.perf_counter() - started, args.seed, args.jobs)
             lo, hi = s.ci95
+            per_cell = f", ≤{args.max_per_cell} a cell" if args.max_per_cell > 1 else ""
             row = (
-                f"| {preset_name} {preset.cols}x{preset.rows}/{preset.mines} | {rule} | {start_cell(spec)} | {s.games} "
+                f"| {preset_name} {preset.cols}x{preset.rows}/{preset.mines}{per_cell} | {rule} | {start_text(spec)} | {s.games} "
                 f"| {s.wins} | {100 * s.win_rate:.2f}% | {100 * lo:.2f}–{100 * hi:.2f}% "
                 f"| {s.games_per_second / args.jobs:.1f} | {s.decision_ms_median:.2f} ms | {s.decision_ms_p99:.1f} ms "
                 f"| {s.mean_guesses:.2f} |"

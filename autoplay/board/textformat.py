@@ -27,14 +27,7 @@ def parse_board(text: str, source: str = "") -> Board:
             continue
         header = _HEADER.match(line)
         if header:
-            if rows:
-                raise BoardFormatError("the mines=N header must come before the rows", source=source, line=lineno)
-            if mines is not None:
-                raise BoardFormatError("mines= given twice", source=source, line=lineno)
-            value = header.group(1)
-            if not value.isdigit():
-                raise BoardFormatError(f"mines= needs a whole number, got {value!r}", source=source, line=lineno)
-            mines = int(value)
+            mines = header_value("mines", header.group(1), bool(rows), mines is not None, source, lineno)
             continue
         row = len(rows)
         for col, ch in enumerate(line):
@@ -44,10 +37,7 @@ def parse_board(text: str, source: str = "") -> Board:
                     source=source,
                     line=lineno,
                 )
-        if rows and len(line) != len(rows[0]):
-            raise BoardFormatError(
-                f"row {row} has {len(line)} cells but row 0 has {len(rows[0])}", source=source, line=lineno
-            )
+        check_row_width(row, len(line), len(rows[0]) if rows else len(line), source, lineno)
         rows.append(line)
         row_lines.append(lineno)
     if not rows:
@@ -67,6 +57,23 @@ def parse_board(text: str, source: str = "") -> Board:
     return board
 
 
+def header_value(name: str, value: str, after_rows: bool, seen: bool, source: str, lineno: int) -> int:
+    """The whole number of a ``name=N`` header line, or the error saying why it is misplaced or malformed."""
+    if after_rows:
+        raise BoardFormatError(f"the {name}=N header must come before the rows", source=source, line=lineno)
+    if seen:
+        raise BoardFormatError(f"{name}= given twice", source=source, line=lineno)
+    if not value.isdigit():
+        raise BoardFormatError(f"{name}= needs a whole number, got {value!r}", source=source, line=lineno)
+    return int(value)
+
+
+def check_row_width(row: int, width: int, first: int, source: str, lineno: int) -> None:
+    """Every row needs as many cells as the first one."""
+    if width != first:
+        raise BoardFormatError(f"row {row} has {width} cells but row 0 has {first}", source=source, line=lineno)
+
+
 def format_board(board: Board, header: bool = True) -> str:
     """Board text with a trailing newline; the header only when the mine count is known."""
     lines = [f"mines={board.mines}"] if header and board.mines is not None else []
@@ -76,6 +83,11 @@ def format_board(board: Board, header: bool = True) -> str:
 
 def read_board(path: str | Path) -> Board:
     """Read a board file, turning file-system failures into one-line user errors."""
+    return parse_board(read_board_text(path), source=str(Path(path)))
+
+
+def read_board_text(path: str | Path) -> str:
+    """A board file's text; a missing, unreadable or binary file is a one-line :class:`BoardFormatError`."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -87,4 +99,4 @@ def read_board(path: str | Path) -> Board:
         raise BoardFormatError("not a text file", source=str(p)) from None
     except OSError as exc:
         raise BoardFormatError(exc.strerror or str(exc), source=str(p)) from None
-    return parse_board(text, source=str(p))
+    return text

@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="seconds for the whole analysis (default 5); a board too large to count in time is answered "
         "approximately and says so",
     )
+    from autoplay.cli.simulate import add_max_per_cell
+
+    add_max_per_cell(p)
     p.set_defaults(func=run)
 
 
@@ -151,6 +154,10 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.replay.position_report import report_position
 
     started = time.perf_counter()
+    from autoplay.cli.simulate import max_per_cell
+
+    if max_per_cell(args) > 1 or _is_multi_file(args.position):
+        return _run_multi(args)
     board, image, grid = load_position(args.position, args.skin)
     report = report_position(board, args.mines, deadline=started + args.time_limit)
     if args.out:
@@ -171,4 +178,38 @@ def run(args: argparse.Namespace) -> int:
         print(format_report(report, colour=sys.stdout.isatty()))
         if args.out:
             print(f"picture: {args.out}")
+    return 0
+
+
+def _is_multi_file(path: str) -> bool:
+    """A board text file with a ``max-per-cell=`` header (the several-mines-per-cell variant)."""
+    from autoplay.board.multiformat import header_max_per_cell
+    from autoplay.board.textformat import read_board_text
+
+    if Path(path).suffix.lower() in IMAGE_SUFFIXES:
+        return False
+    return header_max_per_cell(read_board_text(path)) is not None
+
+
+def _run_multi(args: argparse.Namespace) -> int:
+    """``analyze`` for the variant: the chance of a mine and the expected count per cell, and the subsystems."""
+    from autoplay.board.model import Board
+    from autoplay.board.multiformat import MultiBoard
+    from autoplay.cli.multimine_view import load_board, multi_json, multi_text, solve_multi, subsystems_text
+
+    if args.skin or args.out:
+        raise UsageError("--skin and --out read and draw one-mine boards; not with --max-per-cell")
+    board = load_board(args.position, args)
+    if isinstance(board, Board):  # max-per-cell 1: the usual report
+        board = MultiBoard(board.rows, board.cols, board.cells, board.mines, 1)
+    analysis, decision = solve_multi(board, 1.0)
+    if args.json:
+        out = multi_json(analysis, decision)
+        out["subsystems"] = [
+            {"cells": [list(c) for c in comp.cells], "weights": {str(m): str(w) for m, w in comp.mine_counts.items()}}
+            for comp in analysis.components
+        ]
+        print(exact_json(out))
+    else:
+        print(multi_text(board, analysis, decision) + "\n".join(subsystems_text(analysis)))
     return 0

@@ -6,10 +6,12 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 
 from autoplay.board.rules import PRESETS
 from autoplay.cli.arguments import positive_int
 from autoplay.cli.grade import add_deal_options, ladder_size, opening
+from autoplay.cli.simulate import max_per_cell
 from autoplay.errors import AutoplayError, UsageError
 from autoplay.outputs import ensure_folder
 
@@ -39,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--out", metavar="DIR", help="write board-NNN.txt files here instead of printing the boards")
     p.add_argument("--json", action="store_true", help="print one JSON object (boards as text, grades, times)")
+    from autoplay.cli.simulate import add_max_per_cell
+
+    add_max_per_cell(p)
     p.set_defaults(func=run)
 
 
@@ -65,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
     out_dir = ensure_folder(args.out, "--out") if args.out else None
     preset = PRESETS[args.preset]
     rules, first = opening(args, "zero")
+    if max_per_cell(args) > 1:
+        if args.no_guess:
+            raise UsageError("--no-guess grades with the one-mine rules; it does not take --max-per-cell above 1")
+        return _run_multi(args, rules, first, out_dir)
     boards = []
     with Progress(args.count, "generate", enabled=None if args.count > 1 else False) as bar:
         for index in range(args.count):
@@ -125,4 +134,34 @@ def run(args: argparse.Namespace) -> int:
             f"{percentile([m.attempts for m, _ in boards], 50):.0f}",
             file=sys.stderr,
         )
+    return 0
+
+
+def _run_multi(args: argparse.Namespace, rules, first: tuple[int, int], out_dir: Path | None) -> int:
+    """Layouts of the several-mines-per-cell variant, dealt as the simulator deals them, in the token form."""
+    from autoplay.sim.game import Game
+
+    preset = PRESETS[args.preset]
+    k = max_per_cell(args)
+    texts = []
+    for index in range(args.count):
+        rng = random.Random(f"generate-{args.seed}-{index}")
+        try:
+            game = Game(
+                preset.rows, preset.cols, preset.mines, rules, random.Random(rng.getrandbits(64)), max_per_cell=k
+            )
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        game.reveal(*first)
+        note = f"# board, {args.preset}, up to {k} mines a cell, first-click rule {rules.first_click}, seed {args.seed}"
+        text = f"{note}, board {index + 1}\n# first click: ({first[0]},{first[1]})\n" + game.multi_solution().to_text()
+        texts.append(text)
+        if out_dir is not None:
+            (out_dir / f"board-{index + 1:03d}.txt").write_text(text, encoding="utf-8")
+        elif not args.json:
+            print(text, flush=True)
+    if args.json:
+        print(json.dumps({"boards": [{"text": t, "first_click": list(first)} for t in texts]}))
+    elif out_dir is not None:
+        print(f"{len(texts)} board(s) into {out_dir}", file=sys.stderr)
     return 0

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="reveal",
         help="reveal = all safe cells revealed; flag-all = every mine flagged too (default: reveal)",
     )
-    p.add_argument("--games", type=positive_int, default=1000, help="number of games (default: 1000)")
+    p.add_argument("--games", type=positive_int, default=None, help="number of games (default: 1000, or every layout)")
     p.add_argument("--seed", type=int, default=1, help="run seed; game i uses (seed, i) (default: 1)")
     p.add_argument("--jobs", type=non_negative_int, default=0, help="worker processes (default 0: all cores)")
     p.add_argument(
@@ -58,7 +58,51 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="games per batch sent to a worker (default: 8 locally, 25 on a cluster)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument(
+        "--layouts",
+        metavar="FILE",
+        help="play these mine layouts instead of dealing games: one game a line, its mines as space-separated "
+        "cell indices row*cols+col (board size from --preset or --rows/--cols, mine count from the line); "
+        "--games defaults to every line",
+    )
+    p.add_argument(
+        "--write-layouts",
+        metavar="FILE",
+        help="write the layouts this seed deals for --games games (in the --layouts form) and stop, without playing",
+    )
+    p.add_argument("--per-game", metavar="FILE", help="also write one line per game, in order: won or lost")
+    p.add_argument(
+        "--guess-depth",
+        type=int,
+        choices=(2, 3),
+        default=2,
+        help="moves a guess looks ahead: 2 (default), or 3 to weigh the closest candidates once more "
+        "(slower; see BENCHMARKS.md)",
+    )
+    add_max_per_cell(p)
     p.set_defaults(func=run)
+
+
+def add_max_per_cell(p: argparse.ArgumentParser) -> None:
+    """The option every command of the several-mines-per-cell variant shares."""
+    p.add_argument(
+        "--max-per-cell",
+        type=int,
+        default=None,
+        metavar="K",
+        help="up to K mines in one cell (numbers count mines, up to 8K); default 1, the usual game",
+    )
+
+
+def max_per_cell(args: argparse.Namespace) -> int:
+    value = 1 if args.max_per_cell is None else args.max_per_cell
+    if not 1 <= value <= MAX_PER_CELL:
+        raise UsageError(f"--max-per-cell must be 1 to {MAX_PER_CELL}, got {value}")
+    return value
+
+
+#: Largest mines-per-cell accepted: numbers reach 8K, and the counts grow with K quickly past any use.
+MAX_PER_CELL = 9
 
 
 def spec_from_args(args: argparse.Namespace):
@@ -70,21 +114,68 @@ def spec_from_args(args: argparse.Namespace):
     mines = args.mines if args.mines is not None else preset.mines
     if rows < 1 or cols < 1 or rows * cols > 100_000:
         raise UsageError(f"a {rows}x{cols} board is not playable (1 to 100000 cells)")
+    per_cell = max_per_cell(args)
+    if per_cell > 1 and args.win_rule == "flag-all":
+        raise UsageError("--win-rule flag-all is not played with --max-per-cell above 1 (a flag does not say how many)")
     try:
         rules = Rules(first_click=args.rule, win=args.win_rule)
         from autoplay.sim.game import Game
 
-        Game(rows, cols, mines, rules)  # validates the mine count against the first-click rule
+        Game(rows, cols, mines, rules, max_per_cell=per_cell)  # validates the mine count against the rule
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    return GameSpec(rows, cols, mines, rules, args.time_limit)
+    return GameSpec(rows, cols, mines, rules, args.time_limit, max_per_cell=per_cell, guess_depth=args.guess_depth)
+
+
+def load_layouts(args: argparse.Namespace, spec) -> list[tuple[int, ...]]:
+    """The --layouts file, each game checked against the first-click rule at the solver's start cell."""
+    from autoplay.errors import BoardFormatError
+    from autoplay.sim.layouts import check_first_click, read_layouts
+    from autoplay.sim.runner import start_cell
+
+    layouts = read_layouts(args.layouts, spec.rows, spec.cols, spec.max_per_cell)
+    first = start_cell(spec)
+    for number, layout in enumerate(layouts, start=1):
+        problem = check_first_click(layout, spec.rows, spec.cols, first, spec.rules.first_click)
+        if problem is not None:
+            raise BoardFormatError(f"game {number}: {problem}", source=args.layouts)
+    return layouts
+
+
+def write_file(path: str, text: str) -> None:
+    from pathlib import Path
+
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+#: Games played when neither --games nor --layouts says how many.
+DEFAULT_GAMES = 1000
 
 
 def run(args: argparse.Namespace) -> int:
     from autoplay.cli.progress import Progress
     from autoplay.sim.runner import run_games, summarise
 
+    games = args.games
+    if args.layouts and args.write_layouts:
+        raise UsageError("--layouts plays a file and --write-layouts writes one: give one of them")
     spec = spec_from_args(args)
+    if args.write_layouts:
+        from autoplay.sim.layouts import deal_layout, format_layouts
+
+        count = games or DEFAULT_GAMES
+        write_file(args.write_layouts, format_layouts(deal_layout(spec, args.seed, i) for i in range(count)))
+        print(f"wrote {count} layouts (seed {args.seed}) to {args.write_layouts}")
+        return 0
+    layouts = load_layouts(args, spec) if args.layouts else None
+    if layouts is not None:
+        if games is not None and games > len(layouts):
+            raise UsageError(f"--games {games} but {args.layouts} holds {len(layouts)} layouts")
+        games = games or len(layouts)
+    games = games or DEFAULT_GAMES
     jobs = args.jobs or os.cpu_count() or 1
     if args.scheduler:
         from autoplay.sim.cluster import DEFAULT_BATCH, run_games_on_cluster
@@ -93,36 +184,40 @@ def run(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"running on the Dask scheduler at {address}", file=sys.stderr)
 
-        games = run_games_on_cluster(
+        stream = run_games_on_cluster(
             spec,
-            args.games,
+            games,
             args.seed,
             args.scheduler,
             workers=jobs,
             batch=args.batch or DEFAULT_BATCH,
             on_connect=announce,
+            layouts=layouts,
         )
     else:
-        games = run_games(spec, args.games, args.seed, jobs=jobs, chunk=args.batch or 8)
+        stream = run_games(spec, games, args.seed, jobs=jobs, chunk=args.batch or 8, layouts=layouts)
     results = []
     wins = 0
     interrupted = False
     started = time.perf_counter()
     try:
-        with Progress(args.games, "simulate") as bar:
-            for result in games:
+        with Progress(games, "simulate") as bar:
+            for result in stream:
                 results.append(result)
                 wins += result.won
                 bar.advance(suffix=f"win {100 * wins / len(results):.1f}%")
     except KeyboardInterrupt:
-        games.close()  # cancels what is still queued (worker processes or cluster batches)
+        stream.close()  # cancels what is still queued (worker processes or cluster batches)
         if not results:
             raise
         interrupted = True
     summary = summarise(spec, results, time.perf_counter() - started, args.seed, jobs)
     if interrupted:
         # Nothing finished is lost: the games played so far are summarised, and the exit code still says Ctrl-C.
-        print(f"autoplay: interrupted: summary of the {len(results)} of {args.games} games finished", file=sys.stderr)
+        print(f"autoplay: interrupted: summary of the {len(results)} of {games} games finished", file=sys.stderr)
+    if args.per_game:
+        ordered = sorted(results, key=lambda r: r.index)
+        write_file(args.per_game, "".join("won\n" if r.won else "lost\n" for r in ordered))
     if args.json:
         print(json.dumps(summary.to_dict()))
     else:

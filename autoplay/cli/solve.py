@@ -20,7 +20,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "probabilities are global; without it only cells touching a number get one.",
         epilog="example: autoplay solve board.txt --mines 99 --json",
     )
-    p.add_argument("board", help="board text file (one line per row: . F ? * X 0-8, optional mines=N header)")
+    p.add_argument(
+        "board",
+        help="board text file (one line per row: . F ? * X 0-8, optional mines=N header; with several mines a "
+        "cell, cells may be space-separated tokens such as 12 or F2, see README)",
+    )
     p.add_argument("--mines", type=non_negative_int, help="total mines in the game (overrides the file's header)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the grid")
     p.add_argument("--time-limit", type=positive_seconds, default=1.0, help="seconds for the decision (default: 1)")
@@ -31,17 +35,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         "'pieces of information' and pattern name), or a guess's odds against the runners-up; with "
         "--json each move gets an 'explanation' object",
     )
+    from autoplay.cli.simulate import add_max_per_cell
+
+    add_max_per_cell(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from autoplay.board.textformat import read_board
+    from autoplay.board.multiformat import MultiBoard
+    from autoplay.cli.multimine_view import load_board
     from autoplay.solver import analyze, choose_move
 
     started = time.perf_counter()  # --time-limit bounds the whole answer: reading, deciding and the grid shown
-    board = read_board(args.board)
-    if args.mines is not None:
-        board = board.with_mines(args.mines)
+    board = load_board(args.board, args)
+    if isinstance(board, MultiBoard):
+        return _run_multi(board, args)
     if not board.unknown_cells():
         raise UsageError(f"{args.board}: no hidden cell left, so there is no move to make")
     decision = choose_move(board, time_limit=max(0.0, args.time_limit - (time.perf_counter() - started)))
@@ -74,6 +82,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_multi(board, args: argparse.Namespace) -> int:
+    """``solve`` for a board with several mines a cell: the chance of a mine, the expected count, the move."""
+    from autoplay.cli.multimine_view import multi_json, multi_text, solve_multi
+    from autoplay.errors import UsageError
+
+    if args.explain:
+        raise UsageError("--explain names the one-mine game's patterns; it does not take --max-per-cell above 1")
+    analysis, decision = solve_multi(board, args.time_limit)
+    if args.json:
+        print(exact_json(multi_json(analysis, decision)))
+    else:
+        sys.stdout.write(multi_text(board, analysis, decision))
+    return 0
+
+
 #: Explanations printed as text; the rest are counted (a cascade can certify dozens of cells at once).
 EXPLAINED_LINES = 40
 #: Seconds of minimal-set search per board: enough for real positions (a few ms), a cap for contrived dense ones.
@@ -95,6 +118,8 @@ def _as_json(analysis, decision, explanations=None) -> dict:
         "cols": analysis.cols,
         "mode": analysis.mode,
         "probabilities": analysis.probabilities,
+        "expected_mines": analysis.probabilities,  # one mine a cell at most: the mean count is the probability
+        "max_per_cell": 1,
         "move": move_dict(decision.moves[0]),
         "moves": [move_dict(m) for m in decision.moves],
         "guess": decision.guess,

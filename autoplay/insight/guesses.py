@@ -43,7 +43,7 @@ class Candidate:
 
 @dataclass
 class GuessReport:
-    """``policy``: fifty-fifty, endgame, safest or look-ahead; ``why`` says what decided against the runners-up."""
+    """``policy``: fifty-fifty, endgame, safest, look-ahead or depth-3; ``why`` says what decided against the runners-up."""
 
     chosen: Candidate
     policy: str
@@ -105,6 +105,11 @@ def _why(policy: str, chosen: Candidate, others: list[Candidate], choice: Any) -
         )
     if policy == "endgame":
         return f"exhaustive endgame search over every remaining layout: best chance to win {choice.win_chance:.3f}"
+    if policy == "depth-3":
+        return (
+            f"the look-ahead scores were too close to call; best chance to survive three moves "
+            f"({choice.win_chance:.3f}) among them"
+        )
     if not others:
         return "the only candidate"
     best_other = others[0]

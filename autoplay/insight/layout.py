@@ -31,12 +31,8 @@ class LaidGame(Game):
     """
 
     def __init__(self, mined: list[bool], rows: int, cols: int, win: str = "reveal") -> None:
-        self._layout = list(mined)
-        super().__init__(rows, cols, sum(mined), Rules(first_click="none", win=win))  # type: ignore[arg-type]
-
-    def _lay_mines(self, excluded: set[int]) -> None:
-        self.is_mine = list(self._layout)
-        self._counts = [sum(self._layout[j] for j in self._nbrs[i]) for i in range(len(self._layout))]
+        layout = [i for i, m in enumerate(mined) if m]
+        super().__init__(rows, cols, len(layout), Rules(first_click="none", win=win), layout=layout)  # type: ignore[arg-type]
 
 
 def read_layout(path: str | Path) -> tuple[Board, Coord | None]:

@@ -111,17 +111,26 @@ def run_games_on_cluster(
     workers: int = 2,
     batch: int = DEFAULT_BATCH,
     on_connect: Callable[[str], None] | None = None,
+    layouts: list[tuple[int, ...]] | None = None,
 ) -> Generator[GameResult, None, None]:
     """Yield every game's result as its batch finishes on the cluster (in no particular order).
 
     ``on_connect`` is told the dashboard or scheduler address once connected, so a long run can say where
-    it runs. Stopping the iteration (or Ctrl-C) cancels the batches still queued.
+    it runs. With ``layouts``, game ``i`` plays ``layouts[i]`` as in :func:`autoplay.sim.runner.run_games`.
+    Stopping the iteration (or Ctrl-C) cancels the batches still queued.
     """
     distributed = _import_distributed()
     with connect(scheduler, workers) as client:
         if on_connect is not None:
             on_connect(str(client.scheduler_info().get("address", scheduler)))
-        futures = [client.submit(play_chunk, (spec, seed, indices), pure=False) for indices in batches(games, batch)]
+        futures = [
+            client.submit(
+                play_chunk,
+                (spec, seed, indices, None if layouts is None else [layouts[i] for i in indices]),
+                pure=False,
+            )
+            for indices in batches(games, batch)
+        ]
         try:
             for future in distributed.as_completed(futures):
                 try:

@@ -2,7 +2,8 @@
 
 Each game's randomness is derived from ``(seed, game index)`` alone, so a run
 gives the same games whatever the number of worker processes, and any single
-game can be replayed by its index.
+game can be replayed by its index.  Given a list of layouts instead, game ``i``
+plays the ``i``-th layout, so two solvers can be compared on identical games.
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ class Decider(Protocol):
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One kind of game; ``first_cell`` (row, col) overrides where the solver opens, to compare start cells."""
+    """One kind of game; ``first_cell`` (row, col) overrides where the solver opens, to compare start cells.
+
+    ``max_per_cell`` above 1 is the several-mines-per-cell variant (played by :mod:`autoplay.solver.multimine`);
+    ``guess_depth`` 3 turns on the guess search's third move (:mod:`autoplay.solver.deeper`).
+    """
 
     rows: int
     cols: int
@@ -38,6 +43,18 @@ class GameSpec:
     rules: Rules = Rules()
     time_limit: float = 1.0
     first_cell: tuple[int, int] | None = None
+    max_per_cell: int = 1
+    guess_depth: int = 2
+
+
+def start_cell(spec: GameSpec) -> tuple[int, int]:
+    """Where the solver opens every game of ``spec``: the given cell, or its usual one for the rule."""
+    if spec.first_cell is not None:
+        return spec.first_cell
+    from autoplay.solver.decide import first_move
+
+    move = first_move(spec.rows, spec.cols, spec.rules)
+    return move.row, move.col
 
 
 @dataclass
@@ -77,6 +94,12 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], Decision]:
 
     tracker = PositionTracker(game.rows, game.cols)
     synced = [0, 0]  # how much of the opened and flagged logs the tracker has seen
+    decide_rest = decide_position
+    if spec.max_per_cell > 1:
+        from autoplay.solver.multimine import decide_multi
+
+        def decide_rest(pos, mines, *, time_limit, depth):  # type: ignore[misc]
+            return decide_multi(pos, mines, spec.max_per_cell, time_limit=time_limit)
 
     def decide() -> Decision:
         if not game.opened:
@@ -86,7 +109,7 @@ def tracked_solver(game: Game, spec: GameSpec) -> Callable[[], Decision]:
             return choose_move(game.board(), game.mines, spec.rules, time_limit=spec.time_limit)
         tracker.update([(j, game.number(j)) for j in game.opened[synced[0] :]], game.flags_placed[synced[1] :])
         synced[:] = [len(game.opened), len(game.flags_placed)]
-        return decide_position(tracker.position(), game.mines, time_limit=spec.time_limit)
+        return decide_rest(tracker.position(), game.mines, time_limit=spec.time_limit, depth=spec.guess_depth)
 
     return decide
 
@@ -123,13 +146,20 @@ def play_out(game: Game, next_decision: Callable[[], Decision]) -> tuple[int, in
     return guesses, decisions, times, error
 
 
-def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = None) -> GameResult:
+def play_game(
+    spec: GameSpec, seed: int, index: int, decide: Decider | None = None, layout: tuple[int, ...] | None = None
+) -> GameResult:
     """Play one game to its end; a move that makes no progress twice in a row aborts it as an error.
 
-    Without ``decide`` the solver plays through :func:`tracked_solver`.
+    Without ``decide`` the solver plays through :func:`tracked_solver`.  With ``layout`` (flat mine
+    indices) the game has those mines instead of the ones ``(seed, index)`` would deal.
     """
     rng = game_rng(seed, index)
-    game = Game(spec.rows, spec.cols, spec.mines, spec.rules, rng=random.Random(rng.getrandbits(64)))
+    game_seed = random.Random(rng.getrandbits(64))
+    if layout is None:
+        game = Game(spec.rows, spec.cols, spec.mines, spec.rules, rng=game_seed, max_per_cell=spec.max_per_cell)
+    else:
+        game = Game(spec.rows, spec.cols, len(layout), spec.rules, layout=layout, max_per_cell=spec.max_per_cell)
     solver_rng = random.Random(rng.getrandbits(64))
     if decide is None:
         next_decision = tracked_solver(game, spec)
@@ -140,30 +170,51 @@ def play_game(spec: GameSpec, seed: int, index: int, decide: Decider | None = No
             return given(game.board(), spec.rules, solver_rng)
 
     guesses, decisions, times, error = play_out(game, next_decision)
-    safe_total = spec.rows * spec.cols - spec.mines
+    safe_total = spec.rows * spec.cols - game.occupied
     return GameResult(
         index=index,
         won=game.won,
         guesses=guesses,
         decisions=decisions,
         safe_revealed_pct=100.0 * game.safe_revealed / safe_total if safe_total else 100.0,
-        mines_flagged_pct=100.0 * game.mines_flagged / spec.mines if spec.mines else 100.0,
+        mines_flagged_pct=100.0 * game.mines_flagged / game.occupied if game.occupied else 100.0,
         decision_times=times,
         error=error,
     )
 
 
-def play_chunk(args: tuple[GameSpec, int, list[int]]) -> list[GameResult]:
-    """Play a batch of games of one run; the unit of work handed to a worker process or a cluster."""
-    spec, seed, indices = args
-    return [play_game(spec, seed, i) for i in indices]
+def play_chunk(args: tuple[GameSpec, int, list[int], list[tuple[int, ...]] | None]) -> list[GameResult]:
+    """Play a batch of games of one run; the unit of work handed to a worker process or a cluster.
+
+    With layouts, game ``indices[k]`` plays ``layouts[k]`` instead of a dealt one.
+    """
+    spec, seed, indices, layouts = args
+    if layouts is None:
+        return [play_game(spec, seed, i) for i in indices]
+    return [play_game(spec, seed, i, layout=layout) for i, layout in zip(indices, layouts)]
 
 
 def run_games(
-    spec: GameSpec, games: int, seed: int, jobs: int = 1, chunk: int = 8
+    spec: GameSpec,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    chunk: int = 8,
+    layouts: list[tuple[int, ...]] | None = None,
 ) -> Generator[GameResult, None, None]:
-    """Yield results as they finish (in no particular order when ``jobs`` > 1)."""
-    chunks = [(spec, seed, list(range(start, min(start + chunk, games)))) for start in range(0, games, chunk)]
+    """Yield results as they finish (in no particular order when ``jobs`` > 1).
+
+    With ``layouts``, game ``i`` plays ``layouts[i]`` (the first ``games`` of them).
+    """
+    chunks = [
+        (
+            spec,
+            seed,
+            list(range(start, min(start + chunk, games))),
+            None if layouts is None else layouts[start : min(start + chunk, games)],
+        )
+        for start in range(0, games, chunk)
+    ]
     if jobs <= 1:
         for item in chunks:
             yield from play_chunk(item)

@@ -57,7 +57,9 @@ class Analysis:
     the endgame and the guess search use; ``off_frontier`` is the exact mine
     probability of any unknown cell touching no number (None in local mode or
     when there is none); ``approximate`` says some component was estimated
-    because its enumeration hit the deadline.
+    because its enumeration hit the deadline.  In the several-mines-per-cell
+    variant ``probabilities`` is each cell's chance of holding at least one
+    mine and ``expected_mines`` its mean count.
     """
 
     rows: int
@@ -73,6 +75,11 @@ class Analysis:
     off_frontier: Fraction | None = None
     approximate: bool = False
     position: Position | None = field(default=None, repr=False)
+    #: mean mines per cell; only the several-mines-per-cell variant (:mod:`multimine`) fills these in,
+    #: since with one mine a cell the mean is the probability
+    expected_mines: list[list[float | None]] | None = None
+    exact_expected: dict[Coord, Fraction] = field(default_factory=dict)
+    max_per_cell: int = 1
 
     def probability(self, row: int, col: int) -> float | None:
         return self.probabilities[row][col]

@@ -18,7 +18,7 @@ from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.solver.analysis import Analysis, analyze_position
 from autoplay.solver.deduce import cheap_deductions
-from autoplay.solver.guess import GuessChoice, choose_guess
+from autoplay.solver.guess import DEFAULT_DEPTH, GuessChoice, choose_guess
 from autoplay.solver.position import Position, read_position
 
 Action = Literal["reveal", "flag"]
@@ -78,11 +78,13 @@ def choose_move(
     *,
     time_limit: float = 1.0,
     rng: random.Random | None = None,
+    depth: int = DEFAULT_DEPTH,
 ) -> Decision:
     """The next move(s) for ``board``; ``mines`` defaults to ``board.mines`` (None: local mode).
 
     ``rng`` is accepted so callers can seed any randomised tie-break; the
-    current policy is deterministic and does not draw from it.
+    current policy is deterministic and does not draw from it.  ``depth`` is
+    how many moves a guess looks ahead (2, or 3 for close calls; see :mod:`guess`).
     """
     started = time.perf_counter()
     if mines is None:
@@ -90,11 +92,16 @@ def choose_move(
     if board.is_fresh:
         move = first_move(board.rows, board.cols, rules)
         return Decision([move], rules.first_click == "none", None, f"first move: rule {rules.first_click!r}")
-    return decide_position(read_position(board), mines, time_limit=time_limit, started=started)
+    return decide_position(read_position(board), mines, time_limit=time_limit, started=started, depth=depth)
 
 
 def decide_position(
-    pos: Position, mines: int | None, *, time_limit: float = 1.0, started: float | None = None
+    pos: Position,
+    mines: int | None,
+    *,
+    time_limit: float = 1.0,
+    started: float | None = None,
+    depth: int = DEFAULT_DEPTH,
 ) -> Decision:
     """:func:`choose_move` on a position already read from a board that is not fresh.
 
@@ -115,7 +122,7 @@ def decide_position(
         certain_mines = {r * cols + c for r, c in analysis.mines}
         rule = "approximate engine (time limit)" if analysis.approximate else "exact probabilities"
         return Decision(_certain_moves(pos, safe, certain_mines), False, analysis, f"certain: {rule}")
-    choice = choose_guess(analysis, mines, started + time_limit)
+    choice = choose_guess(analysis, mines, started + time_limit, depth)
     reason = choice.reason
     if analysis.approximate:
         reason += " (approximate: enumeration hit the time limit)"

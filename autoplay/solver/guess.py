@@ -18,6 +18,11 @@ The policy, in the order it is applied:
    the chance of making progress; ties go to the expected number of cells
    made certainly safe, then to plain safety.
 
+4. With ``depth=3`` (not the default), when the best two or three scores are
+   within ``deeper.MARGIN`` of each other, those candidates are weighed once
+   more by their chance of surviving three moves (:mod:`deeper`); a strictly
+   better one replaces the leader.
+
 Scoring stops at the deadline and the best candidate scored so far wins; the
 safest cell is always scored first, so a timeout degrades to "lowest
 probability".
@@ -32,6 +37,7 @@ from fractions import Fraction
 from autoplay.board.model import neighbour_table
 from autoplay.solver.analysis import Analysis, reveal_outcomes
 from autoplay.solver.count import BudgetExceeded
+from autoplay.solver.deeper import deeper_pick
 from autoplay.solver.endgame import MAX_LAYOUTS, EndgameSearch, SearchTimeout, list_layouts
 from autoplay.solver.position import Position
 
@@ -44,6 +50,9 @@ MAX_OFF_FRONTIER = 3
 PROGRESS_BONUS = 0.1
 #: Slack for float rounding when the look-ahead gives up on a candidate that cannot win.
 _MARGIN = 1e-6
+#: Moves the look-ahead weighs by default: 2, or 3 to weigh the closest candidates once more (:mod:`deeper`;
+#: measured in BENCHMARKS.md: not a significant gain over 40,000 paired expert games, at 44% of the speed).
+DEFAULT_DEPTH = 2
 #: Share of the remaining time the endgame search may use before the heuristic takes over.
 ENDGAME_SHARE = 0.6
 #: Skip the search when listing the layouts would walk more frontier assignments than this.
@@ -71,7 +80,8 @@ class Scored:
 class GuessChoice:
     """The guess and what decided it, kept on the decision so explaining it never redoes the look-ahead.
 
-    ``policy`` is ``fifty-fifty``, ``endgame``, ``safest`` or ``look-ahead``;
+    ``policy`` is ``fifty-fifty``, ``endgame``, ``safest``, ``look-ahead`` or ``depth-3``
+    (``win_chance`` is then the endgame's chance to win, or the three-move survival);
     ``ranked`` lists the candidates best first (look-ahead fields stay -1
     for cells the policy did not score; a score cut short by ``beat`` is a
     partial, losing one).
@@ -85,10 +95,41 @@ class GuessChoice:
     win_chance: float | None = None
 
 
-def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> GuessChoice:
-    """The guess to make, with the candidates it beat (see the module docstring for the policy)."""
+def choose_guess(analysis: Analysis, mines: int | None, deadline: float, depth: int = DEFAULT_DEPTH) -> GuessChoice:
+    """The guess to make, with the candidates it beat (see the module docstring for the policy).
+
+    A position met before gets the same answer from :data:`_CHOICES` without the search: the
+    corner opening's few shapes recur in game after game, and the search's answer depends on the
+    position alone when it finished before the deadline.  Positions the endgame search may play
+    are not kept, since that search gives up on time.
+    """
     pos = analysis.position
     assert pos is not None
+    keep = analysis.mode == "global" and not analysis.approximate and analysis.solutions > MAX_LAYOUTS
+    key = (pos, mines, depth)
+    if keep:
+        found = _CHOICES.get(key)
+        if found is not None:
+            return found
+    choice = _choose(analysis, pos, mines, deadline, depth)
+    if keep and time.perf_counter() <= deadline:
+        if len(_CHOICES) >= _CHOICES_LIMIT:
+            _CHOICES.clear()
+        _CHOICES[key] = choice
+    return choice
+
+
+#: Guesses already worked out, by (position, mine total, depth); see :func:`choose_guess`.
+_CHOICES: dict[tuple[Position, int | None, int], GuessChoice] = {}
+_CHOICES_LIMIT = 2048
+
+
+def clear_guess_cache() -> None:
+    """Forget worked-out guesses (a benchmark of cold decisions needs the search to run)."""
+    _CHOICES.clear()
+
+
+def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: float, depth: int) -> GuessChoice:
     risk = _risks(analysis)
     candidates = _candidates(pos, risk)
     by_safety = [Scored(j, 1.0 - risk[j]) for j in candidates]
@@ -131,6 +172,19 @@ def choose_guess(analysis: Analysis, mines: int | None, deadline: float) -> Gues
         f"guess: probability {risk[best.index]:.3f}, survive-two {max(best.survive_two, 0):.3f}, "
         f"progress {max(best.progress, 0):.3f}{note}"
     )
+    deeper = None
+    if depth >= 3 and mines is not None and len(scored) == len(candidates):
+        deeper = deeper_pick(pos, analysis.solutions, mines, ranked, deadline, _candidates)
+    if deeper is not None:
+        k, survive_three = deeper
+        if k:
+            best = ranked[k]
+            ranked = [best] + [s for s in ranked if s is not best]
+            reason = (
+                f"guess: probability {risk[best.index]:.3f}, survive-three {survive_three:.3f} "
+                f"(depth-3 search among the closest look-ahead scores), survive-two {best.survive_two:.3f}"
+            )
+            return GuessChoice(best.index, risk[best.index], reason, "depth-3", ranked, survive_three)
     return GuessChoice(best.index, risk[best.index], reason, "look-ahead", ranked)
 
 

@@ -31,6 +31,8 @@ NOT_RUN = {
     "autoplay play --skin xdemineur --dry-run": "live: needs a running xdemineur window (tests/e2e)",
     "autoplay replay runs/session1 --out /tmp/annotated": "draws the live play line's recording (tests/replay)",
     "autoplay replay runs/session1": "replays the live play line's recording (tests/e2e)",
+    "python benchmarks/paired.py ours.txt deeper.txt": "compares the per-game files of the two lines above "
+    "(benchmarks/, run for BENCHMARKS.md)",
     "autoplay report runs/session1": "reports on the live play line's recording (tests/replay/test_report.py)",
     "autoplay replay runs/session1 --audit": "audits the live play line's recording (tests/replay, tests/e2e)",
 }
@@ -74,6 +76,14 @@ def prepare_inputs(command: list[str], folder: Path) -> None:
             (folder / "board.txt").write_text(readme_board())
     if "shot.png" in command:
         shutil.copy(SHOT[skin], folder / "shot.png")
+    if "--layouts" in command:  # the layouts file the README's --write-layouts line makes (a short one)
+        path = command[command.index("--layouts") + 1]
+        made = subprocess.run(
+            [*autoplay(), "simulate", "--preset", "expert", "--games", "20", "--write-layouts", str(folder / path)],
+            capture_output=True,
+            text=True,
+        )
+        assert made.returncode == 0, made.stderr
     if "folder/" in command:
         (folder / "folder").mkdir()
         for name in ("w7_mine2.png", "w7_mine3.png"):

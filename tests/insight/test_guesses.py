@@ -69,3 +69,25 @@ def test_a_fifty_fifty_says_it_must_be_taken():
 )
 def test_tie_break_names_the_score_that_decided(chosen, other, words):
     assert words in _tie_break(chosen, other)
+
+
+CLOSE_CALL = (
+    """mines=40
+001.............
+112.2...........
+2F312...........
+3F..1...........
+"""
+    + "................\n" * 12
+)
+
+
+def test_a_depth_three_pick_says_the_scores_were_too_close():
+    board = Board.from_text(CLOSE_CALL)
+    assert choose_move(board).guess_choice.policy == "look-ahead"  # the default looks two moves ahead
+    decision = choose_move(board, depth=3)
+    assert decision.guess_choice is not None and decision.guess_choice.policy == "depth-3"
+    leader = decision.guess_choice.ranked[0]
+    assert (leader.index // 16, leader.index % 16) == (decision.moves[0].row, decision.moves[0].col)
+    (why,) = explain_decision(board, decision)
+    assert why.guess.policy == "depth-3" and "three moves" in why.guess.why
