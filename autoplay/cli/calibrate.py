@@ -113,15 +113,24 @@ def _live_frames(args: argparse.Namespace, settings, root):
         raise AutoplayError("--games must be at least 1")
     display = args.display or os.environ.get("DISPLAY")
     window, screen, mouse = connect(display, settings.window.get("wm_class"), settings.window.get("title"))
-    window.focus()
     starter = None
     if settings.new_game:
 
         def starter(frame):
+            screen.check()
+            screen.focus()
             press_new_game(mouse, window, locate_grid(frame), frame, settings.new_game)
 
-    with Progress(args.games, "blind games") as bar:
-        collected = collect_frames(screen.grab, mouse, window, args.games, starter, progress=lambda n: bar.advance())
+    try:
+        screen.check()
+        screen.focus()
+        with Progress(args.games, "blind games") as bar:
+            collected = collect_frames(
+                screen.grab, mouse, window, args.games, starter, progress=lambda n: bar.advance()
+            )
+    finally:
+        mouse.close()
+        window.close_connection()
     shots = root / "templates" / f"{args.name}-live-shots"
     shots.mkdir(parents=True, exist_ok=True)
     for i, frame in enumerate(collected.frames):

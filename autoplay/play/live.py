@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from autoplay.control.capture import grab, screen_size
+from autoplay.control.guard import WindowGuard
 from autoplay.control.mouse import Mouse, Rect
 from autoplay.control.window import Window, find_window, list_windows
 from autoplay.errors import ControlError
@@ -26,10 +27,11 @@ _BLUE_MAX = 100
 
 @dataclass
 class LiveScreen:
-    """A real window on a real (or virtual) X display."""
+    """A real window on a real (or virtual) X display, watched by the same guard as the mouse."""
 
     window: Window
     display: str | None
+    guard: WindowGuard
 
     def grab(self) -> np.ndarray:
         return grab(self.window.rect, self.display)
@@ -37,11 +39,12 @@ class LiveScreen:
     def window_rect(self) -> Rect:
         return self.window.rect
 
-    def check(self) -> None:
-        self.window.refresh()
+    def check(self, board: Rect | None = None) -> None:
+        """Raise WindowProblem if the window moved, closed, or something covers ``board`` (default: the window)."""
+        self.guard.check_clear(board if board is not None else self.window.rect)
 
     def focus(self) -> None:
-        self.window.focus()
+        self.guard.focus()
 
 
 def connect(
@@ -61,8 +64,8 @@ def connect(
         if skin is None:
             raise
         window = window_showing_board(display, skin, missing)
-    mouse = Mouse.for_display(display, screen_size(display))
-    return window, LiveScreen(window, display), mouse
+    mouse = Mouse.for_window(window, screen_size(display))
+    return window, LiveScreen(window, display, mouse.guard), mouse
 
 
 def window_showing_board(display: str | None, skin: Any, missing: ControlError) -> Window:
@@ -128,7 +131,7 @@ def press_new_game(mouse: Mouse, window: Window, grid: Any, before: np.ndarray, 
         raise ControlError(f"the skin does not say how to start a new game ({new_game or 'no [new_game]'})")
 
 
-def new_game_starter(player: Player, window: Window, new_game: dict[str, str], attempts: int = 3):
+def new_game_starter(player: Player, window: Window, new_game: dict[str, str], attempts: int = 3) -> Callable[[], None]:
     """A function that starts the next game as the skin says and returns once a game in play is shown.
 
     The action is repeated (at most ``attempts`` times) while the window still
@@ -139,7 +142,8 @@ def new_game_starter(player: Player, window: Window, new_game: dict[str, str], a
 
     def start() -> None:
         for _ in range(attempts):
-            window.focus()
+            player.screen.check()
+            player.screen.focus()
             before = player.screen.grab()
             if player.grid is None:
                 player.read(before)
@@ -152,14 +156,33 @@ def new_game_starter(player: Player, window: Window, new_game: dict[str, str], a
     return start
 
 
-def prepare(player: Player, window: Window) -> str:
+def prepare(player: Player, window: Window, attempts: int = 3) -> str:
     """Focus the window, locate the board and move the pointer off it (hover highlights a tile).
 
-    Returns the state the window shows.
+    A gnome-mines that lost the focus shows "Paused" instead of its board and
+    resumes once focused, which takes a redraw; so a window without a board is
+    focused and watched for a change a few times before giving up, and the
+    error then names the window and the likely reasons.  Returns the state shown.
     """
-    window.focus()
+    from autoplay.errors import UnreadableBoardError
+
+    player.check_window()
+    player.screen.focus()
     settled, _ = player.settle()
-    decoded = player.read(settled.frame)
+    for attempt in range(attempts):
+        try:
+            decoded = player.read(settled.frame)
+            break
+        except UnreadableBoardError as exc:
+            if attempt == attempts - 1:
+                name = window.title or hex(window.id)
+                raise UnreadableBoardError(
+                    f"window {name!r} shows no board even after focusing it: the game may be paused, "
+                    f"showing a dialog, or not this skin ({exc})"
+                ) from None
+            player.check_window()
+            player.screen.focus()
+            settled, _ = player.settle(baseline=settled.frame, change_timeout=1.0)
     if player.grid is not None and not player.settings.dry_run:
         player.mouse.park(window.rect, board_rect_on_screen(player.grid, window.rect))
         settled, _ = player.settle()

@@ -47,7 +47,7 @@ class Screen(Protocol):
 
     def grab(self) -> np.ndarray: ...
     def window_rect(self) -> Rect: ...
-    def check(self) -> None: ...
+    def check(self, board: Rect | None = None) -> None: ...
     def focus(self) -> None: ...
 
 
@@ -176,6 +176,7 @@ class Player:
         self.recorder = recorder
         self.on_decision = on_decision
         self.grid: Any | None = None
+        self.in_progress: GameResult | None = None  # the game being played, for a truthful report if it stops
 
     # -- screen ---------------------------------------------------------------
     def settle(
@@ -202,18 +203,34 @@ class Player:
             self.grid = decoded.grid
         return decoded
 
+    def check_window(self) -> None:
+        """Ask the window system (not the last frame) whether the window is in place and the board uncovered."""
+        window = self.screen.window_rect()
+        self.screen.check(None if self.grid is None else board_rect_on_screen(self.grid, window))
+
     # -- acting ---------------------------------------------------------------
-    def click_moves(self, moves: list[Any]) -> int:
-        """Click a batch; each click goes through the single guarded click function."""
+    def click_moves(self, moves: list[Any], frame: np.ndarray) -> int | None:
+        """Click a batch decided on ``frame`` as one guarded batch; None if the board no longer looks like it.
+
+        The board is grabbed once more first: a late redraw or a pause since
+        ``frame`` was read means the decision is stale (then nothing is
+        clicked and the caller reads again); the window guard, asked by the
+        click function itself, covers what pixels cannot tell (a window that
+        appears in front, a move, a close).
+        """
         if self.settings.dry_run or not moves:
             return 0
-        self.screen.check()
         window = self.screen.window_rect()
         board = board_rect_on_screen(self.grid, window)
+        top, bottom, left, right = board_roi(self.grid)
+        if not np.array_equal(self.screen.grab()[top:bottom, left:right], frame[top:bottom, left:right]):
+            self.screen.check(board)  # a window in front or a move gets its own message
+            return None
+        targets = []
         for move in moves:
             cx, cy = self.grid.cell_center(move.row, move.col)
-            button = "left" if move.action == "reveal" else "right"
-            self.mouse.click(window[0] + cx, window[1] + cy, button, board)
+            targets.append((window[0] + cx, window[1] + cy, "left" if move.action == "reveal" else "right"))
+        self.mouse.click_batch(targets, board)
         self.mouse.park(window, board)
         return len(moves)
 
@@ -222,11 +239,15 @@ class Player:
         """Play until the window shows won or lost (or, with dry_run, until the first decision)."""
         started = time.perf_counter()
         game = _GameInProgress(self, GameResult(number, "unknown", 0.0, timing=dict.fromkeys(PHASES, 0.0)))
-        self.screen.check()
-        game.capture()
-        while game.result.result == "unknown":
-            game.step()
-        game.result.seconds = time.perf_counter() - started
+        self.in_progress = game.result
+        try:
+            self.check_window()
+            game.capture()
+            while game.result.result == "unknown":
+                game.step()
+        finally:
+            game.result.seconds = time.perf_counter() - started
+        self.in_progress = None
         return game.result
 
     def unreadable_error(self, frame: np.ndarray, decoded: Any) -> UnreadableBoardError:
@@ -328,12 +349,13 @@ class _GameInProgress:
 
     def reread(self, failure: Callable[[], Exception]) -> None:
         """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``."""
+        self.player.check_window()  # a closed, moved or covered window explains an unreadable frame best
         self.rereads_left -= 1
         self.result.rereads += 1
         if self.rereads_left < 0:
             raise failure()
-        self.player.screen.focus()  # gnome-mines hides its board while unfocused (paused)
-        self.capture(patience=4.0)
+        self.player.screen.focus()  # gnome-mines hides its board while unfocused (paused); focus resumes it
+        self.capture(self.frame, patience=4.0, change_timeout=self.settings.late_redraw)
 
     def recover(self, missing: list[Any]) -> None:
         """Cells of the last batch show no effect: first wait for a late redraw, then click them again.
@@ -347,20 +369,23 @@ class _GameInProgress:
             return
         if self.retries_left <= 0:
             raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
+        before = self.frame
+        if self.player.click_moves(missing, before) is None:
+            return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
         self.retries_left -= 1
         self.result.retries += 1
-        before = self.frame
-        self.player.click_moves(missing)
         self.expected, self.waited_late = missing, False
         self.capture(before, patience=2.0)
 
     def act(self, decoded: Any, decision: Any, state: str, t_decode: float, t_solve: float) -> None:
         """Click the decision's moves as one batch, account for it, and capture the result."""
-        self.rereads_left = self.settings.reread_limit
-        self.retries_left = self.settings.click_retries
         moves = list(decision.moves)
         t2 = time.perf_counter()
-        clicks = self.player.click_moves(moves)
+        clicks = self.player.click_moves(moves, self.frame)
+        if clicks is None:
+            return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
+        self.rereads_left = self.settings.reread_limit
+        self.retries_left = self.settings.click_retries
         timing = {
             "capture": self.grabbing,
             "settle": max(self.waited - self.grabbing, 0.0),

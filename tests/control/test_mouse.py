@@ -31,6 +31,9 @@ class RecordingBackend:
     def size(self):
         return 2560, 2048
 
+    def failsafe_check(self):
+        pass
+
 
 BOARD = (100, 200, 300, 160)  # left, top, width, height
 

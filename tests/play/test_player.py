@@ -11,15 +11,15 @@ import pytest
 
 from autoplay.board.model import Board
 from autoplay.board.rules import Rules
+from autoplay.control.guard import WindowMoved
 from autoplay.control.mouse import Mouse
-from autoplay.control.window import WindowMovedError
 from autoplay.errors import ContradictionError, UnreadableBoardError
 from autoplay.play.player import Player, PlayerSettings, shown_state, unregistered
 from autoplay.play.recorder import Recorder
 from autoplay.play.session import play_session
 from autoplay.replay.recording import read_recording
 from autoplay.solver import Move, choose_move
-from tests.play.fakes import FakeBackend, FakeDecoded, FakeTable
+from tests.play.fakes import FakeBackend, FakeDecoded, FakeGuard, FakeTable
 
 FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05)
 
@@ -27,7 +27,14 @@ FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late
 def make_player(table: FakeTable, backend: FakeBackend | None = None, recorder=None, **settings):
     backend = backend or FakeBackend(table)
     solve = partial(choose_move, mines=table.mines, rules=table.rules, time_limit=0.5)
-    player = Player(table, Mouse(backend), table.decode, solve, PlayerSettings(**{**FAST, **settings}), recorder)
+    player = Player(
+        table,
+        Mouse(backend, guard=FakeGuard(table)),
+        table.decode,
+        solve,
+        PlayerSettings(**{**FAST, **settings}),
+        recorder,
+    )
     return player, backend
 
 
@@ -146,7 +153,7 @@ def test_window_moved_stops_before_the_next_batch():
         return decision
 
     player.solve = solve_then_move
-    with pytest.raises(WindowMovedError):
+    with pytest.raises(WindowMoved):
         player.play_game(1)
     assert len(backend.clicks) == 1
 
