@@ -19,6 +19,7 @@ class SessionSummary:
     games: list[GameResult] = field(default_factory=list)
     clicks_attempted: int = 0
     clicks_refused: int = 0
+    clicks_made: int = 0  # button presses actually sent (a batch stopped by the guard sends none)
     stopped: str | None = None  # why the session ended early, if it did
     unfinished: GameResult | None = None  # the game a stop interrupted: its decisions and moves still happened
 
@@ -55,6 +56,7 @@ class SessionSummary:
             "moves": moves,
             "clicks_attempted": self.clicks_attempted,
             "clicks_refused": self.clicks_refused,
+            "clicks_made": self.clicks_made,
             "click_retries": sum(g.retries for g in self.games),
             "rereads": sum(g.rereads for g in self.games),
             "losses_after_certain_move": sum(g.result == "lost" and not g.last_was_guess for g in self.games),
@@ -105,4 +107,5 @@ def play_session(
     finally:
         summary.clicks_attempted = player.mouse.stats.attempted
         summary.clicks_refused = player.mouse.stats.refused
+        summary.clicks_made = player.mouse.stats.clicked
     return summary

@@ -1,0 +1,124 @@
+"""The fault suite: a live `autoplay play` on the real gnome-mines, attacked while it plays.
+
+Each attack comes at a random moment; each is judged by the exit code, the one line on stderr, and
+the X server's own record (RECORD extension, tests/e2e/x_witness.py) of where every button press
+landed: none may land anywhere but the board, and a covering window must receive none.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+
+import pytest
+
+from autoplay.control.capture import grab, wait_settled
+from autoplay.errors import UnreadableBoardError
+from autoplay.vision import load_skin, locate_grid
+from tests.e2e.fault_harness import Table, random_cover_rect
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    t = Table(tmp_path_factory.mktemp("faults"))
+    yield t
+    t.close()
+
+
+def board_visible(table: Table) -> bool:
+    frame = wait_settled(lambda: grab(table.game.window.rect, table.server.name), interval=0.2, timeout=3).frame
+    try:
+        locate_grid(frame, load_skin("gnome-mines"))
+    except UnreadableBoardError:
+        return False
+    return True
+
+
+def assert_stopped_cleanly(outcome, code: int, words: str) -> None:
+    assert outcome.fault_at is not None, "the play command ended before the fault was made"
+    assert outcome.exit_code == code, outcome.stderr_lines
+    assert len(outcome.stderr_lines) == 1, outcome.stderr_lines
+    assert words in outcome.message and "Traceback" not in outcome.message
+    assert outcome.off_board == [], f"presses off the board: {outcome.off_board}"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_window_over_the_board_stops_play_and_gets_no_press(table, seed):
+    rng = random.Random(seed)
+    rect = random_cover_rect(table.board, rng)
+    outcome = table.attack(lambda _: table.cover(rect)[1], rng=rng)
+    assert_stopped_cleanly(outcome, 4, "the board is covered by window 'press-witness'")
+    assert outcome.cover_presses == []
+
+
+@pytest.fixture
+def own_table(tmp_path):
+    """A table of its own, for attacks that leave the game unusable (a gnome-mines relaunched on a display
+    where the last one was moved stays blank)."""
+    t = Table(tmp_path)
+    yield t
+    t.close()
+
+
+def test_a_moved_window_stops_play_with_the_offset(own_table):
+    table = own_table
+    window = table.game.window
+
+    def move(_):
+        table.xdotool("windowmove", "--sync", str(window.id), str(window.x + 120), str(window.y + 90))
+
+    outcome = table.attack(move, rng=random.Random(4))
+    assert_stopped_cleanly(outcome, 4, "the window moved by (+120,+90)")
+
+
+def test_a_killed_game_stops_play_with_one_line(own_table):
+    table = own_table
+    outcome = table.attack(lambda _: table.game.process.kill(), rng=random.Random(5))
+    assert_stopped_cleanly(outcome, 4, "the window was closed")
+
+
+def test_the_user_moving_the_pointer_stops_play(table):
+    x, y, w, h = table.board
+    outcome = table.attack(lambda _: table.xdotool("mousemove", str(x + w // 3), str(y + h // 3)), rng=random.Random(6))
+    assert_stopped_cleanly(outcome, 4, "the mouse moved")
+
+
+def test_ctrl_c_stops_play_and_the_report_counts_every_press(table):
+    def interrupt(process):
+        table.wait_for_presses(30)  # well into the first game
+        process.send_signal(signal.SIGINT)
+
+    outcome = table.attack(interrupt, delay=(0.5, 1.0), rng=random.Random(7))
+    assert_stopped_cleanly(outcome, 130, "interrupted")
+    summary = outcome.summary()
+    assert summary is not None and summary["stopped"] == "interrupted"
+    assert summary["decisions"] > 0 and summary["moves"] > 0
+    assert summary["clicks_made"] == outcome.presses  # the report agrees with the X server's count
+
+
+def test_a_game_paused_by_losing_focus_is_resumed(table):
+    """A window that takes the keyboard focus pauses gnome-mines; play focuses it back and finishes."""
+    screen_corner = (1150, 950, 100, 50)  # off the game window: only the focus moves
+    outcome = table.attack(lambda _: table.cover(screen_corner, focus=True)[1], games=2, rng=random.Random(8))
+    assert outcome.fault_at is not None
+    assert outcome.exit_code == 0, outcome.stderr_lines
+    summary = outcome.summary()
+    assert summary is not None and summary["games"] == 2 and summary["rereads"] >= 1
+    assert outcome.off_board == [] and outcome.cover_presses == []
+
+
+def test_play_started_on_a_paused_game_resumes_it(table):
+    x, y, w, h = table.board
+    table.game.window.focus()
+    table.xdotool("key", "ctrl+r")  # a new game (the last test's may have ended) ...
+    time.sleep(0.5)
+    table.xdotool("mousemove", str(x + w // 2), str(y + h // 2), "click", "1")  # ... in progress
+    table.xdotool("mousemove", str(x + w + 60), str(y - 40))
+    table.cover((1150, 950, 100, 50), focus=True)  # takes the focus: the game pauses and hides its board
+    assert not board_visible(table), "gnome-mines did not pause"
+    outcome = table.attack(lambda _: None, delay=(0.0, 0.0), games=1)
+    assert outcome.exit_code == 0, outcome.stderr_lines
+    assert outcome.off_board == []
