@@ -122,3 +122,19 @@ def test_play_started_on_a_paused_game_resumes_it(table):
     outcome = table.attack(lambda _: None, delay=(0.0, 0.0), games=1)
     assert outcome.exit_code == 0, outcome.stderr_lines
     assert outcome.off_board == []
+
+
+def test_the_witnesses_do_see_a_press_on_a_cover(table):
+    """The checks above can fail: a press made on a cover is logged by it and counted as off the board."""
+    x, y, _, _ = table.board
+    rect = (x + 10, y + 10, 120, 60)
+
+    def press_on_cover_and_beside_the_game(_):
+        log = table.cover(rect)[1]
+        table.xdotool("mousemove", str(x + 40), str(y + 30), "click", "1")
+        table.xdotool("mousemove", "1200", "1000", "click", "1")  # bare root, outside the game window
+        return log
+
+    outcome = table.attack(press_on_cover_and_beside_the_game, delay=(0.0, 0.0), games=1)
+    assert len(outcome.cover_presses) == 1
+    assert [(p["x"], p["y"]) for p in outcome.off_board] == [(1200, 1000)]

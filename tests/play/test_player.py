@@ -11,12 +11,12 @@ import pytest
 
 from autoplay.board.model import Board
 from autoplay.board.rules import Rules
-from autoplay.control.guard import WindowMoved
+from autoplay.control.guard import BoardCovered, WindowMoved
 from autoplay.control.mouse import Mouse
 from autoplay.errors import ContradictionError, UnreadableBoardError
 from autoplay.play.player import Player, PlayerSettings, shown_state, unregistered
 from autoplay.play.recorder import Recorder
-from autoplay.play.session import play_session
+from autoplay.play.session import SessionSummary, play_session
 from autoplay.replay.recording import read_recording
 from autoplay.solver import Move, choose_move
 from tests.play.fakes import FakeBackend, FakeDecoded, FakeGuard, FakeTable
@@ -156,6 +156,38 @@ def test_window_moved_stops_before_the_next_batch():
     with pytest.raises(WindowMoved):
         player.play_game(1)
     assert len(backend.clicks) == 1
+
+
+def test_a_covered_board_stops_before_the_next_batch_and_the_first_game_still_counts():
+    table = FakeTable(9, 9, 10, seed=8)
+    player, backend = make_player(table)
+    real_solve = player.solve
+
+    def solve_then_cover(board):
+        decision = real_solve(board)
+        if len(backend.clicks) >= 1:
+            table.covered_by = "xmessage"
+        return decision
+
+    player.solve = solve_then_cover
+    summary = SessionSummary()
+    with pytest.raises(BoardCovered, match="covered by window 'xmessage'"):
+        play_session(player, 3, lambda: None, summary=summary)
+    assert len(backend.clicks) == 1
+    data = summary.to_dict()
+    assert data["games"] == 0 and data["decisions"] == 1 and data["moves"] == 1 and data["clicks_made"] == 1
+    assert data["unfinished_game"]["result"] == "stopped" and "xmessage" in data["stopped"]
+
+
+def test_a_board_that_changed_since_it_was_read_is_not_clicked():
+    table = FakeTable(9, 9, 10, seed=8)
+    player, backend = make_player(table)
+    frame = table.grab()
+    player.read(frame)
+    table.apply((0, 0), "right")  # the game redraws after the frame was read (late redraw, pause, ...)
+    assert player.click_moves([Move("reveal", 4, 4, 0.0)], frame) is None
+    assert backend.clicks == []
+    assert player.click_moves([Move("reveal", 4, 4, 0.0)], table.grab()) == 1
 
 
 def test_dry_run_decides_once_and_clicks_nothing():
