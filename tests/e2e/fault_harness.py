@@ -53,11 +53,14 @@ def wait_ready(path: Path, process: subprocess.Popen[bytes], timeout: float = 10
     raise RuntimeError("the witness did not get ready")
 
 
-def presses_off_board(events: list[dict[str, Any]], window: int, start: Rect, board_in_window: Rect) -> list[dict]:
+def presses_off_board(
+    events: list[dict[str, Any]], window: int, start: Rect, board_in_window: Rect, *also: Rect
+) -> list[dict]:
     """Presses that did not land on the board, replaying the recorded stream in the server's order.
 
     The board's screen rectangle follows the game window's recorded moves; after its unmap or
-    destroy no press can be on the board.
+    destroy no press can be on the board.  ``also`` names other allowed targets in window pixels
+    (xdemineur's new-game face).
     """
     x, y = start[0], start[1]
     shown = True
@@ -71,8 +74,8 @@ def presses_off_board(events: list[dict[str, Any]], window: int, start: Rect, bo
             elif event["ev"] == "map":
                 shown = True
         elif event["ev"] == "press":
-            board = (x + board_in_window[0], y + board_in_window[1], board_in_window[2], board_in_window[3])
-            if not (shown and inside(board, event["x"], event["y"])):
+            targets = [(x + r[0], y + r[1], r[2], r[3]) for r in (board_in_window, *also)]
+            if not (shown and any(inside(t, event["x"], event["y"]) for t in targets)):
                 off.append(event)
     return off
 

@@ -138,3 +138,61 @@ def test_the_witnesses_do_see_a_press_on_a_cover(table):
     outcome = table.attack(press_on_cover_and_beside_the_game, delay=(0.0, 0.0), games=1)
     assert len(outcome.cover_presses) == 1
     assert [(p["x"], p["y"]) for p in outcome.off_board] == [(1200, 1000)]
+
+
+def move_by(display_name: str, window_id: int, dx: int, dy: int) -> None:
+    """Move a window by an offset, as the X server counts it (its outer corner, border included)."""
+    from Xlib import display
+
+    conn = display.Display(display_name)
+    window = conn.create_resource_object("window", window_id)
+    geometry = window.get_geometry()
+    window.configure(x=geometry.x + dx, y=geometry.y + dy)
+    conn.sync()
+    conn.close()
+
+
+def test_calibrate_live_stops_when_the_window_moves(tmp_path):
+    """The blind clicks of `calibrate --live` go through the same guard: a moved window stops them."""
+    import os
+    import subprocess
+    import sys
+
+    from autoplay.control.games import launch_game
+    from autoplay.control.xserver import VirtualDisplay
+    from autoplay.play.live import find_face
+    from tests.e2e.fault_harness import ROOT, WITNESS, presses_off_board, read_events, wait_ready
+
+    with VirtualDisplay(1024, 768) as server, launch_game("xdemineur", server.name, workdir=tmp_path / "g") as game:
+        env = {**os.environ, "DISPLAY": server.name, "PYTHONPATH": str(ROOT)}
+        log = tmp_path / "record.jsonl"
+        witness = subprocess.Popen([sys.executable, str(WITNESS), "record", server.name, str(log)], env=env)
+        wait_ready(log, witness)
+        window = game.window
+        frame = wait_settled(lambda: grab(window.rect, server.name), interval=0.2, timeout=5).frame
+        grid = locate_grid(frame)
+        x0, y0, x1, y1 = grid.rect
+        face = find_face(frame, grid)
+        assert face is not None
+        cmd = [sys.executable, "-m", "autoplay", "calibrate", "--live", "--name", "moved", "--display", server.name]
+        cmd += ["--window-class", "xdemineur", "--new-game-click", "face", "--games", "50", "--out-root", str(tmp_path)]
+        process = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while sum(e["ev"] == "press" for e in read_events(log)) < 5 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            move_by(server.name, window.id, 120, 90)
+            _, stderr = process.communicate(timeout=120)
+        finally:
+            if process.poll() is None:
+                process.kill()
+            time.sleep(0.3)
+            witness.terminate()
+            witness.wait(timeout=5)
+    lines = stderr.strip().splitlines()
+    assert process.returncode == 4, lines
+    assert lines[-1].endswith("the window moved by (+120,+90)") and len(lines) == 1
+    events = read_events(log)
+    assert sum(e["ev"] == "press" for e in events) >= 5
+    board = (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+    assert presses_off_board(events, window.id, window.rect, board, face) == []
