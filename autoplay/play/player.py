@@ -31,7 +31,7 @@ import numpy as np
 from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board
 from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
-from autoplay.control.mouse import Mouse
+from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.play.recorder import Recorder
 from autoplay.vision.debug import write_debug_image
@@ -218,17 +218,18 @@ class Player:
         click function itself, covers what pixels cannot tell (a window that
         appears in front, a move, a close).
         """
-        if self.settings.dry_run or not moves:
+        grid = self.grid
+        if self.settings.dry_run or not moves or grid is None:
             return 0
         window = self.screen.window_rect()
-        board = board_rect_on_screen(self.grid, window)
-        top, bottom, left, right = board_roi(self.grid)
-        if not np.array_equal(self.screen.grab()[top:bottom, left:right], frame[top:bottom, left:right]):
+        board = board_rect_on_screen(grid, window)
+        x0, y0, x1, y1 = grid.rect
+        if not np.array_equal(self.screen.grab()[y0:y1, x0:x1], frame[y0:y1, x0:x1]):
             self.screen.check(board)  # a window in front or a move gets its own message
             return None
-        targets = []
+        targets: list[Target] = []
         for move in moves:
-            cx, cy = self.grid.cell_center(move.row, move.col)
+            cx, cy = grid.cell_center(move.row, move.col)
             targets.append((window[0] + cx, window[1] + cy, "left" if move.action == "reveal" else "right"))
         self.mouse.click_batch(targets, board)
         self.mouse.park(window, board)
