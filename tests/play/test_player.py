@@ -141,35 +141,31 @@ def test_unreadable_board_stops_after_rereads_without_clicking(tmp_path, monkeyp
     assert table.focused == PlayerSettings().reread_limit  # each re-read first gives the window focus back
 
 
-def test_window_moved_stops_before_the_next_batch():
+def faulting_after_first_click(fault: str, value):
+    """A player whose table gets ``fault`` (``moved_to`` or ``covered_by``) once the first click was made."""
     table = FakeTable(9, 9, 10, seed=8)
     player, backend = make_player(table)
     real_solve = player.solve
 
-    def solve_then_move(board):
+    def solve_then_fault(board):
         decision = real_solve(board)
         if len(backend.clicks) >= 1:
-            table.moved_to = (300, 300)
+            setattr(table, fault, value)
         return decision
 
-    player.solve = solve_then_move
+    player.solve = solve_then_fault
+    return player, backend
+
+
+def test_window_moved_stops_before_the_next_batch():
+    player, backend = faulting_after_first_click("moved_to", (300, 300))
     with pytest.raises(WindowMoved):
         player.play_game(1)
     assert len(backend.clicks) == 1
 
 
 def test_a_covered_board_stops_before_the_next_batch_and_the_first_game_still_counts():
-    table = FakeTable(9, 9, 10, seed=8)
-    player, backend = make_player(table)
-    real_solve = player.solve
-
-    def solve_then_cover(board):
-        decision = real_solve(board)
-        if len(backend.clicks) >= 1:
-            table.covered_by = "xmessage"
-        return decision
-
-    player.solve = solve_then_cover
+    player, backend = faulting_after_first_click("covered_by", "xmessage")
     summary = SessionSummary()
     with pytest.raises(BoardCovered, match="covered by window 'xmessage'"):
         play_session(player, 3, lambda: None, summary=summary)
