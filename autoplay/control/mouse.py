@@ -15,9 +15,10 @@ pyautogui's coordinate space (HiDPI) is applied here and nowhere else.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -83,17 +84,25 @@ class PyAutoGuiBackend:
         x, y = self._pg.position()
         return int(x), int(y)
 
-    def move(self, x: int, y: int) -> None:
-        self._pg.moveTo(x, y, _pause=False)
-
-    def click(self, x: int, y: int, button: Button) -> None:
+    @contextlib.contextmanager
+    def _failsafe_stops(self) -> Iterator[None]:
+        """Every pyautogui call may trip its fail-safe; that is the user stopping us, not a crash."""
         try:
-            self._pg.click(x, y, button=button, _pause=False)
+            yield
         except self._pg.FailSafeException:
             raise UserTookOver("pyautogui fail-safe: pointer in a screen corner") from None
 
+    def move(self, x: int, y: int) -> None:
+        with self._failsafe_stops():
+            self._pg.moveTo(x, y, _pause=False)
+
+    def click(self, x: int, y: int, button: Button) -> None:
+        with self._failsafe_stops():
+            self._pg.click(x, y, button=button, _pause=False)
+
     def hotkey(self, *keys: str) -> None:
-        self._pg.hotkey(*keys, _pause=False)
+        with self._failsafe_stops():
+            self._pg.hotkey(*keys, _pause=False)
 
     def size(self) -> tuple[int, int]:
         w, h = self._pg.size()
@@ -101,10 +110,8 @@ class PyAutoGuiBackend:
 
     def failsafe_check(self) -> None:
         """pyautogui's own fail-safe test (pointer in a screen corner), asked before every batch."""
-        try:
+        with self._failsafe_stops():
             self._pg.failSafeCheck()
-        except self._pg.FailSafeException:
-            raise UserTookOver("pyautogui fail-safe: pointer in a screen corner") from None
 
 
 @dataclass

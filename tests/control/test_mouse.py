@@ -126,3 +126,24 @@ def test_one_target_outside_the_board_refuses_the_whole_batch():
     with pytest.raises(ClickRefused):
         mouse.click_batch([(150, 250, "left"), (5, 5, "left")], BOARD)
     assert backend.clicks == [] and mouse.stats.refused == 1
+
+
+def test_the_fail_safe_anywhere_in_pyautogui_is_the_user_stopping_us():
+    """pyautogui trips its fail-safe in moves and key presses too; each becomes exit 4, never a traceback."""
+    import types
+
+    from autoplay.control.mouse import PyAutoGuiBackend
+
+    class FailSafeException(Exception):
+        pass
+
+    def corner(*args, **kwargs):
+        raise FailSafeException("corner")
+
+    backend = object.__new__(PyAutoGuiBackend)
+    backend._pg = types.SimpleNamespace(
+        FailSafeException=FailSafeException, moveTo=corner, click=corner, hotkey=corner, failSafeCheck=corner
+    )
+    for call in (lambda: backend.move(1, 1), lambda: backend.hotkey("ctrl", "r"), backend.failsafe_check):
+        with pytest.raises(UserTookOver, match="fail-safe"):
+            call()
