@@ -169,10 +169,15 @@ class XTestPointer:
         from Xlib import X
         from Xlib.ext import xtest
 
+        # Each step is processed by the server before the next is sent, as pyautogui paces them: a game sees the
+        # pointer arrive, then the press, then the release, never three events with one timestamp.
         number = BUTTONS[button]
-        xtest.fake_input(self.x.conn, X.MotionNotify, x=x, y=y)
-        xtest.fake_input(self.x.conn, X.ButtonPress, number)
-        xtest.fake_input(self.x.conn, X.ButtonRelease, number)
+        for kind, detail in ((X.MotionNotify, 0), (X.ButtonPress, number), (X.ButtonRelease, number)):
+            if kind == X.MotionNotify:
+                xtest.fake_input(self.x.conn, kind, x=x, y=y)
+            else:
+                xtest.fake_input(self.x.conn, kind, detail)
+            self.x.conn.sync()
 
     def hotkey(self, *keys: str) -> None:
         self.keys.hotkey(*keys)
