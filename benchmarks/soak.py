@@ -106,7 +106,9 @@ def main() -> int:
     def save() -> None:
         state["rss"] = flatness([(g, kib) for g, kib in state["rss_kib"]])
         wins = sum(g["result"] == "won" for g in state["games"])
-        state["summary"] = {"games": len(state["games"]), "wins": wins, "aborted": state["exit_code"] not in (None, 0)}
+        stopped_on_request = state.get("stopped_by_signal", False)
+        aborted = state["exit_code"] not in (None, 0) and not stopped_on_request
+        state["summary"] = {"games": len(state["games"]), "wins": wins, "aborted": aborted}
         (out / "soak.json").write_text(json.dumps(state, indent=1) + "\n")
 
     stop_requested = False

@@ -176,6 +176,8 @@ class Table:
         return process, log
 
     def remove_covers(self) -> None:
+        if self._covers:
+            time.sleep(1.0)  # on a loaded machine a cover may not have read its last event yet
         for process in self._covers:
             if process.poll() is None:
                 process.terminate()
