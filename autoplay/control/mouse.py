@@ -204,6 +204,18 @@ class Mouse:
         self.backend.move(bx, by)
         self._last = (bx, by)
 
+    def rest_in_corner(self, window: Rect) -> None:
+        """Before the board is located: rest the pointer near the window's top-left corner, off any tile.
+
+        A pointer left over the board (by the user, or a session stopped mid-way) makes
+        gnome-mines highlight that tile, which then reads as unreadable.
+        """
+        self._check_user()
+        left, top, _w, _h = window
+        bx, by = self._to_backend(left + 8, top + 8)
+        self.backend.move(bx, by)
+        self._last = (bx, by)
+
     def hotkey(self, *keys: str) -> None:
         self._check_user()
         self.backend.hotkey(*keys)

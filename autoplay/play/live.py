@@ -168,6 +168,8 @@ def prepare(player: Player, window: Window, attempts: int = 3) -> str:
 
     player.check_window()
     player.screen.focus()
+    if not player.settings.dry_run:
+        player.mouse.rest_in_corner(window.rect)
     settled, _ = player.settle()
     for attempt in range(attempts):
         try:

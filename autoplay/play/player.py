@@ -356,6 +356,9 @@ class _GameInProgress:
         if self.rereads_left < 0:
             raise failure()
         self.player.screen.focus()  # gnome-mines hides its board while unfocused (paused); focus resumes it
+        if self.player.grid is not None and not self.settings.dry_run:  # a hovered tile reads as unreadable
+            window = self.player.screen.window_rect()
+            self.player.mouse.park(window, board_rect_on_screen(self.player.grid, window))
         self.capture(self.frame, patience=4.0, change_timeout=self.settings.late_redraw)
 
     def recover(self, missing: list[Any]) -> None:

@@ -147,3 +147,10 @@ def test_the_fail_safe_anywhere_in_pyautogui_is_the_user_stopping_us():
     for call in (lambda: backend.move(1, 1), lambda: backend.hotkey("ctrl", "r"), backend.failsafe_check):
         with pytest.raises(UserTookOver, match="fail-safe"):
             call()
+
+
+def test_before_the_board_is_known_the_pointer_rests_in_the_window_corner():
+    backend = RecordingBackend()
+    mouse = Mouse(backend)
+    mouse.rest_in_corner((40, 30, 600, 400))
+    assert backend.moves == [(48, 38)]

@@ -110,6 +110,15 @@ def test_a_game_paused_by_losing_focus_is_resumed(table):
     assert outcome.off_board == [] and outcome.cover_presses == []
 
 
+def test_play_started_with_the_pointer_on_a_tile_reads_the_board(table):
+    """gnome-mines highlights the hovered tile; play moves the pointer off the board before reading."""
+    x, y, w, h = table.board
+    table.xdotool("mousemove", str(x + w // 2 + 3), str(y + h - 10))
+    outcome = table.attack(lambda _: None, delay=(0.0, 0.0), games=1)
+    assert outcome.exit_code == 0, outcome.stderr_lines
+    assert outcome.off_board == []
+
+
 def test_play_started_on_a_paused_game_resumes_it(own_table):
     table = own_table
     x, y, w, h = table.board
