@@ -21,9 +21,11 @@ from tests.e2e.fault_harness import Table, random_cover_rect
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    t = Table(tmp_path_factory.mktemp("faults"))
+@pytest.fixture
+def table(tmp_path):
+    """A fresh Xvfb and game per test: a game left mid-way by one attack must not decide the next test
+    (after some stopped sessions gnome-mines drew a bottom-row tile the skin cannot read, not yet explained)."""
+    t = Table(tmp_path)
     yield t
     t.close()
 
@@ -54,17 +56,7 @@ def test_a_window_over_the_board_stops_play_and_gets_no_press(table, seed):
     assert outcome.cover_presses == []
 
 
-@pytest.fixture
-def own_table(tmp_path):
-    """A table of its own, for attacks that leave the game unusable (a gnome-mines relaunched on a display
-    where the last one was moved stays blank)."""
-    t = Table(tmp_path)
-    yield t
-    t.close()
-
-
-def test_a_moved_window_stops_play_with_the_offset(own_table):
-    table = own_table
+def test_a_moved_window_stops_play_with_the_offset(table):
     window = table.game.window
 
     def move(_):
@@ -74,8 +66,7 @@ def test_a_moved_window_stops_play_with_the_offset(own_table):
     assert_stopped_cleanly(outcome, 4, "the window moved by (+120,+90)")
 
 
-def test_a_killed_game_stops_play_with_one_line(own_table):
-    table = own_table
+def test_a_killed_game_stops_play_with_one_line(table):
     outcome = table.attack(lambda _: table.game.process.kill(), rng=random.Random(5))
     assert_stopped_cleanly(outcome, 4, "the window was closed")
 
@@ -119,8 +110,7 @@ def test_play_started_with_the_pointer_on_a_tile_reads_the_board(table):
     assert outcome.off_board == []
 
 
-def test_play_started_on_a_paused_game_resumes_it(own_table):
-    table = own_table
+def test_play_started_on_a_paused_game_resumes_it(table):
     x, y, w, h = table.board
     for _ in range(3):  # a key or click can be lost on a loaded machine: try until the game shows "Paused"
         table.game.window.focus()
