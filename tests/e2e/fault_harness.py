@@ -118,8 +118,12 @@ class Table:
         )
         wait_ready(self.record_log, self.witness)
         self.board_in_window: Rect = (0, 0, 0, 0)
-        self.relaunch()
         self._covers: list[subprocess.Popen[bytes]] = []
+        try:
+            self.relaunch()
+        except BaseException:
+            self.close()  # no Xvfb or witness left behind by a game that would not start
+            raise
 
     def relaunch(self) -> None:
         """A fresh gnome-mines (after a test killed or moved the last one)."""
