@@ -139,11 +139,12 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
     if not query and backend == "x11":
         raise UsageError("--live needs --window-class, --window-title or --pid to find the game")
     window, screen, mouse = connect(display, query.wm_class, query.title, pid=query.pid, backend=backend)
-    window.focus()
     starter = None
     if settings.new_game:
 
         def starter(frame):
+            screen.check()
+            screen.focus()
             press_new_game(mouse, window, locate_grid(frame), frame, settings.new_game)
 
     def progress(session) -> None:
@@ -155,8 +156,16 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
             flush=True,
         )
 
-    mines = _mines_for_live(settings, screen.grab)
-    session = calibrate_live(screen.grab, mouse, window, starter, args.games, mines, settings.rules, progress=progress)
+    try:
+        screen.check()
+        screen.focus()
+        mines = _mines_for_live(settings, screen.grab)
+        session = calibrate_live(
+            screen.grab, mouse, window, starter, args.games, mines, settings.rules, progress=progress
+        )
+    finally:
+        mouse.close()
+        window.close_connection()
     shots = root / "templates" / f"{args.name}-live-shots"
     shots.mkdir(parents=True, exist_ok=True)
     for stem, frame in session.frames:

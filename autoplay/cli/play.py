@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         if recorder is not None:
             recorder.close(**{k: v for k, v in data.items() if k != "per_game"})
         window.close_connection()
+        mouse.close()
         if args.json:  # also when stopped early: the finished games still count
             json.dump(data, sys.stdout, indent=2)
             print(flush=True)

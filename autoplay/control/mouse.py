@@ -1,7 +1,10 @@
-"""The single place that clicks: every click is checked against the board rectangle first.
+"""The single place that clicks: every batch is checked against the board and the window system first.
 
 Safety rules kept here so no caller can bypass them:
 - a target outside the located board raises :class:`ClickRefused` and nothing is clicked;
+- before each batch the window guard asks the window system (not the last frame) whether the
+  window is still where it was, still shown, and uncovered over the board; on X11 the check and
+  the batch's presses happen under one server grab, so nothing can appear in between;
 - pyautogui's fail-safe (pointer in a screen corner aborts) stays on;
 - if the pointer is not where we last put it, a human has taken over and we stop;
 - the pointer is parked off the board but inside the window, never at (0, 0),
@@ -12,13 +15,19 @@ pyautogui's coordinate space (HiDPI) is applied here and nowhere else.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from autoplay.control.backend import captures_through_x11
+from autoplay.control.guard import NoGuard, WindowGuard
 from autoplay.errors import ControlError
+
+if TYPE_CHECKING:
+    from autoplay.control.window import Window
 
 Button = Literal["left", "right"]
 #: ``(left, top, width, height)`` in captured-screen pixels.
@@ -41,6 +50,11 @@ class MouseBackend(Protocol):
     def click(self, x: int, y: int, button: Button) -> None: ...
     def hotkey(self, *keys: str) -> None: ...
     def size(self) -> tuple[int, int]: ...
+    def failsafe_check(self) -> None: ...
+
+
+#: One click of a batch: captured-screen ``x``, ``y`` and the button.
+Target = tuple[float, float, Button]
 
 
 def inside(rect: Rect, x: float, y: float) -> bool:
@@ -71,21 +85,34 @@ class PyAutoGuiBackend:
         x, y = self._pg.position()
         return int(x), int(y)
 
-    def move(self, x: int, y: int) -> None:
-        self._pg.moveTo(x, y, _pause=False)
-
-    def click(self, x: int, y: int, button: Button) -> None:
+    @contextlib.contextmanager
+    def _failsafe_stops(self) -> Iterator[None]:
+        """Every pyautogui call may trip its fail-safe; that is the user stopping us, not a crash."""
         try:
-            self._pg.click(x, y, button=button, _pause=False)
+            yield
         except self._pg.FailSafeException:
             raise UserTookOver("pyautogui fail-safe: pointer in a screen corner") from None
 
+    def move(self, x: int, y: int) -> None:
+        with self._failsafe_stops():
+            self._pg.moveTo(x, y, _pause=False)
+
+    def click(self, x: int, y: int, button: Button) -> None:
+        with self._failsafe_stops():
+            self._pg.click(x, y, button=button, _pause=False)
+
     def hotkey(self, *keys: str) -> None:
-        self._pg.hotkey(*keys, _pause=False)
+        with self._failsafe_stops():
+            self._pg.hotkey(*keys, _pause=False)
 
     def size(self) -> tuple[int, int]:
         w, h = self._pg.size()
         return int(w), int(h)
+
+    def failsafe_check(self) -> None:
+        """pyautogui's own fail-safe test (pointer in a screen corner), asked before every batch."""
+        with self._failsafe_stops():
+            self._pg.failSafeCheck()
 
 
 @dataclass
@@ -98,10 +125,17 @@ class ClickStats:
 class Mouse:
     """Guarded clicks on one board; ``scale`` maps captured pixels to backend coordinates."""
 
-    def __init__(self, backend: MouseBackend, scale: tuple[float, float] = (1.0, 1.0), watch_user: bool = True) -> None:
+    def __init__(
+        self,
+        backend: MouseBackend,
+        scale: tuple[float, float] = (1.0, 1.0),
+        watch_user: bool = True,
+        guard: WindowGuard | None = None,
+    ) -> None:
         self.backend = backend
         self.scale = scale
         self.watch_user = watch_user
+        self.guard: WindowGuard = guard if guard is not None else NoGuard()
         self.stats = ClickStats()
         self._last: tuple[int, int] | None = None
 
@@ -113,6 +147,17 @@ class Mouse:
         cw, ch = captured_size
         return cls(backend, (bw / cw, bh / ch))
 
+    @classmethod
+    def for_window(cls, window: Window, captured_size: tuple[int, int]) -> Mouse:
+        """The mouse for one X11 window: XTEST clicks on the guard's own connection, keys through pyautogui."""
+        from autoplay.control.xguard import connect_x11
+
+        keys = PyAutoGuiBackend(window.display)
+        guard, pointer = connect_x11(window.display, window.id, window.rect, window.title, keys)
+        bw, bh = pointer.size()
+        cw, ch = captured_size
+        return cls(pointer, (bw / cw, bh / ch), guard=guard)
+
     def _to_backend(self, x: float, y: float) -> tuple[int, int]:
         return round(x * self.scale[0]), round(y * self.scale[1])
 
@@ -120,17 +165,35 @@ class Mouse:
         if self.watch_user and self._last is not None and self.backend.position() != self._last:
             raise UserTookOver(f"the mouse moved to {self.backend.position()} (user took over); stopping")
 
-    def click(self, x: float, y: float, button: Button, board: Rect) -> None:
-        """Click captured-screen pixel ``(x, y)`` only if it lies inside ``board``; the one click in the program."""
-        self.stats.attempted += 1
-        if not inside(board, x, y):
-            self.stats.refused += 1
+    def click_batch(self, targets: Sequence[Target], board: Rect) -> None:
+        """Click every target, all inside ``board``, after the guard's check: the one click function.
+
+        Nothing is clicked unless every target lies inside ``board``, the fail-safe
+        and the pointer say the user has not taken over, and the window guard finds
+        the window in place, shown and uncovered; the guard holds that answer for
+        the whole batch (on X11 by grabbing the server).
+        """
+        self.stats.attempted += len(targets)
+        outside = [(x, y) for x, y, _ in targets if not inside(board, x, y)]
+        if outside:
+            self.stats.refused += len(outside)
+            x, y = outside[0]
             raise ClickRefused(f"refused to click ({x:.0f}, {y:.0f}): outside the board {board}")
+        if not targets:
+            return
         self._check_user()
-        bx, by = self._to_backend(x, y)
-        self.backend.click(bx, by, button)
-        self._last = (bx, by)
-        self.stats.clicked += 1
+        self.backend.failsafe_check()
+        with self.guard.holding(board):
+            self._check_user()
+            for x, y, button in targets:
+                bx, by = self._to_backend(x, y)
+                self.backend.click(bx, by, button)
+                self._last = (bx, by)
+                self.stats.clicked += 1
+
+    def click(self, x: float, y: float, button: Button, board: Rect) -> None:
+        """One guarded click: a batch of one."""
+        self.click_batch([(x, y, button)], board)
 
     def park(self, window: Rect, board: Rect) -> None:
         """Move the pointer inside the window but off the board (hover highlights tiles and would change the picture)."""
@@ -142,9 +205,25 @@ class Mouse:
         self.backend.move(bx, by)
         self._last = (bx, by)
 
+    def rest_in_corner(self, window: Rect) -> None:
+        """Before the board is located: rest the pointer near the window's top-left corner, off any tile.
+
+        A pointer left over the board (by the user, or a session stopped mid-way) makes
+        gnome-mines highlight that tile, which then reads as unreadable.
+        """
+        self._check_user()
+        left, top, _w, _h = window
+        bx, by = self._to_backend(left + 8, top + 8)
+        self.backend.move(bx, by)
+        self._last = (bx, by)
+
     def hotkey(self, *keys: str) -> None:
         self._check_user()
         self.backend.hotkey(*keys)
+
+    def close(self) -> None:
+        """Close the guard's window-system connection, if it has one."""
+        self.guard.close()
 
     def forget_position(self) -> None:
         """Call after a deliberate pause (e.g. a new window) so the next check starts fresh."""

@@ -6,6 +6,7 @@ which avoids races between parallel test runs on one machine.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import shutil
@@ -107,3 +108,43 @@ def _read_display_number(fd: int, process: subprocess.Popen[bytes]) -> str:
     if not number.isdigit():
         raise ControlError(f"Xvfb exited without announcing a display (exit code {process.poll()})")
     return number
+
+
+class XConnection:
+    """A python-xlib connection whose asynchronous X errors are kept, not printed.
+
+    python-xlib prints an error that arrives for a request without a reply
+    (``X protocol error: BadWindow`` after focusing a window that was just
+    killed) and carries on.  Here such errors are collected, and
+    :meth:`raise_errors` turns them into the caller's own one-line error once
+    the requests have been answered (``sync``).
+    """
+
+    def __init__(self, display: str | None) -> None:
+        from Xlib import display as xdisplay
+        from Xlib.error import DisplayError
+
+        self.name = display
+        try:
+            self.conn = xdisplay.Display(display)
+        except (DisplayError, OSError, KeyError) as exc:
+            raise ControlError(f"cannot open X display {display or '$DISPLAY'}: {exc}") from None
+        self.errors: list[Exception] = []
+        self.conn.set_error_handler(self._keep)
+        self.root = self.conn.screen().root
+
+    def _keep(self, error: Exception, request: object = None) -> None:
+        self.errors.append(error)
+
+    def sync_errors(self) -> list[Exception]:
+        """Wait until the server has answered everything sent so far; return (and forget) the errors it sent."""
+        self.conn.sync()
+        errors, self.errors = self.errors, []
+        return errors
+
+    def close(self) -> None:
+        """Close the connection; safe to call twice."""
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):  # a dead server has nothing left to close
+                conn.close()

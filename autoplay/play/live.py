@@ -7,11 +7,13 @@ limited to the face button located on the current frame.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from autoplay.control.capture import grab, screen_size
+from autoplay.control.guard import WindowGuard
 from autoplay.control.mouse import Mouse, Rect
 from autoplay.control.window import GameWindow, Window, find_window, list_windows
 from autoplay.control.window_query import AmbiguousWindowError, WindowQuery
@@ -31,10 +33,11 @@ _BLUE_MAX = 100
 
 @dataclass
 class LiveScreen:
-    """A real window on a real (or virtual) X display."""
+    """A real window on a real (or virtual) X display, watched by the same guard as the mouse."""
 
     window: Window
     display: str | None
+    guard: WindowGuard
 
     def grab(self) -> np.ndarray:
         return grab(self.window.rect, self.display)
@@ -42,11 +45,12 @@ class LiveScreen:
     def window_rect(self) -> Rect:
         return self.window.rect
 
-    def check(self) -> None:
-        self.window.refresh()
+    def check(self, board: Rect | None = None) -> None:
+        """Raise WindowProblem if the window moved, closed, or something covers ``board`` (default: the window)."""
+        self.guard.check_clear(board if board is not None else self.window.rect)
 
     def focus(self) -> None:
-        self.window.focus()
+        self.guard.focus()
 
 
 def connect(
@@ -66,8 +70,8 @@ def connect(
     and the topmost window around it is played, if a skin is given to look
     with.  ``backend="portable"`` finds it without X11 (see play/portable.py).
     """
-    mouse = Mouse.for_display(display, screen_size(display))
     if backend == "portable":
+        mouse = Mouse.for_display(display, screen_size(display))
         sx, sy = mouse.scale
         area, portable = connect_portable(display, WindowQuery(wm_class, title, pid), skin, (sx, sy))
         return area, portable, mouse
@@ -79,7 +83,8 @@ def connect(
         if skin is None:
             raise
         window = window_showing_board(display, skin, missing)
-    return window, LiveScreen(window, display), mouse
+    mouse = Mouse.for_window(window, screen_size(display))
+    return window, LiveScreen(window, display, mouse.guard), mouse
 
 
 def window_showing_board(display: str | None, skin: Skin, missing: ControlError) -> Window:
@@ -176,7 +181,9 @@ def dismiss_overlay(player: Player, window: GameWindow, frame: np.ndarray) -> No
     player.settle(baseline=frame, change_timeout=0.5)
 
 
-def new_game_starter(player: Player, window: GameWindow, new_game: dict[str, str], attempts: int = 3):
+def new_game_starter(
+    player: Player, window: GameWindow, new_game: dict[str, str], attempts: int = 3
+) -> Callable[[], None]:
     """A function that starts the next game as the skin says and returns once a game in play is shown.
 
     The action is repeated (at most ``attempts`` times) while the window still
@@ -187,7 +194,8 @@ def new_game_starter(player: Player, window: GameWindow, new_game: dict[str, str
 
     def start() -> None:
         for attempt in range(attempts):
-            window.focus()
+            player.screen.check()
+            player.screen.focus()
             before = player.screen.grab()
             if player.grid is None and "key" not in new_game:
                 player.read(before)  # a face click needs the board to find the face above it
@@ -203,20 +211,32 @@ def new_game_starter(player: Player, window: GameWindow, new_game: dict[str, str
     return start
 
 
-def prepare(player: Player, window: GameWindow) -> str:
+def prepare(player: Player, window: GameWindow, attempts: int = 3) -> str:
     """Focus the window, locate the board and move the pointer off it (hover highlights a tile).
 
-    Returns the state the window shows; ``unlocated`` when no board can be
-    found on it (a finished board of flat, outline-less tiles), which a new game fixes.
+    A gnome-mines that lost the focus shows "Paused" instead of its board and
+    resumes once focused, which takes a redraw; so a window without a board is
+    focused and watched for a change a few times.  Returns the state shown;
+    ``unlocated`` when no board can be found even then (a finished board of
+    flat, outline-less tiles), which a new game fixes.
     """
     from autoplay.errors import UnreadableBoardError
 
-    window.focus()
+    player.check_window()
+    player.screen.focus()
+    if not player.settings.dry_run:
+        player.mouse.rest_in_corner(window.rect)
     settled, _ = player.settle()
-    try:
-        decoded = player.read(settled.frame)
-    except UnreadableBoardError:
-        return UNLOCATED
+    for attempt in range(attempts):
+        try:
+            decoded = player.read(settled.frame)
+            break
+        except UnreadableBoardError:
+            if attempt == attempts - 1:
+                return UNLOCATED
+            player.check_window()
+            player.screen.focus()
+            settled, _ = player.settle(baseline=settled.frame, change_timeout=1.0)
     if player.grid is not None and not player.settings.dry_run:
         player.mouse.park(window.rect, board_rect_on_screen(player.grid, window.rect))
         settled, _ = player.settle()

@@ -22,14 +22,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board
 from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
-from autoplay.control.mouse import Mouse
+from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.outputs import run_folder
 from autoplay.play.recorder import Recorder
@@ -52,7 +52,7 @@ class Screen(Protocol):
 
     def grab(self) -> np.ndarray: ...
     def window_rect(self) -> Rect: ...
-    def check(self) -> None: ...
+    def check(self, board: Rect | None = None) -> None: ...
     def focus(self) -> None: ...
 
 
@@ -274,6 +274,7 @@ class Player:
         self.recorder = recorder
         self.on_decision = on_decision
         self.grid: Grid | None = None
+        self.in_progress: GameResult | None = None  # the game being played, for a truthful report if it stops
 
     # -- screen ---------------------------------------------------------------
     def settle(
@@ -315,21 +316,35 @@ class Player:
             self.grid = decoded.grid
         return decoded
 
+    def check_window(self) -> None:
+        """Ask the window system (not the last frame) whether the window is in place and the board uncovered."""
+        window = self.screen.window_rect()
+        self.screen.check(None if self.grid is None else board_rect_on_screen(self.grid, window))
+
     # -- acting ---------------------------------------------------------------
-    def click_moves(self, moves: list[Move]) -> int:
-        """Click a batch; each click goes through the single guarded click function."""
-        if self.settings.dry_run or not moves:
-            return 0
+    def click_moves(self, moves: list[Move], frame: np.ndarray) -> int | None:
+        """Click a batch decided on ``frame`` as one guarded batch; None if the board no longer looks like it.
+
+        The board is grabbed once more first: a late redraw or a pause since
+        ``frame`` was read means the decision is stale (then nothing is
+        clicked and the caller reads again); the window guard, asked by the
+        click function itself, covers what pixels cannot tell (a window that
+        appears in front, a move, a close).
+        """
         grid = self.grid
-        if grid is None:
-            raise ControlError("no board located yet: nothing to click on")
-        self.screen.check()
+        if self.settings.dry_run or not moves or grid is None:
+            return 0
         window = self.screen.window_rect()
         board = board_rect_on_screen(grid, window)
+        x0, y0, x1, y1 = grid.rect
+        if not np.array_equal(self.screen.grab()[y0:y1, x0:x1], frame[y0:y1, x0:x1]):
+            self.screen.check(board)  # a window in front or a move gets its own message
+            return None
+        targets: list[Target] = []
         for move in moves:
             cx, cy = grid.cell_center(move.row, move.col)
-            button: Literal["left", "right"] = "left" if move.action == "reveal" else "right"
-            self.mouse.click(window[0] + cx, window[1] + cy, button, board)
+            targets.append((window[0] + cx, window[1] + cy, "left" if move.action == "reveal" else "right"))
+        self.mouse.click_batch(targets, board)
         self.mouse.park(window, board)
         return len(moves)
 
@@ -338,11 +353,15 @@ class Player:
         """Play until the window shows won or lost (or, with dry_run, until the first decision)."""
         started = time.perf_counter()
         game = _GameInProgress(self, GameResult(number, "unknown", 0.0, timing=dict.fromkeys(PHASES, 0.0)))
-        self.screen.check()
-        game.capture()
-        while game.result.result == "unknown":
-            game.step()
-        game.result.seconds = time.perf_counter() - started
+        self.in_progress = game.result
+        try:
+            self.check_window()
+            game.capture()
+            while game.result.result == "unknown":
+                game.step()
+        finally:
+            game.result.seconds = time.perf_counter() - started
+        self.in_progress = None
         return game.result
 
     def unreadable_error(self, frame: np.ndarray, decoded: DecodedFrame) -> UnreadableBoardError:
@@ -492,12 +511,16 @@ class _GameInProgress:
 
     def reread(self, failure: Callable[[], Exception]) -> None:
         """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``."""
+        self.player.check_window()  # a closed, moved or covered window explains an unreadable frame best
         self.rereads_left -= 1
         self.result.rereads += 1
         if self.rereads_left < 0:
             raise failure()
-        self.player.screen.focus()  # gnome-mines hides its board while unfocused (paused)
-        self.capture(patience=4.0)
+        self.player.screen.focus()  # gnome-mines hides its board while unfocused (paused); focus resumes it
+        if self.player.grid is not None and not self.settings.dry_run:  # a hovered tile reads as unreadable
+            window = self.player.screen.window_rect()
+            self.player.mouse.park(window, board_rect_on_screen(self.player.grid, window))
+        self.capture(self.frame, patience=4.0, change_timeout=self.settings.late_redraw)
 
     def recover(self, missing: list[Move]) -> None:
         """Cells of the last batch show no effect: first wait for a late redraw, then click them again.
@@ -511,20 +534,23 @@ class _GameInProgress:
             return
         if self.retries_left <= 0:
             raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
+        before = self.frame
+        if self.player.click_moves(missing, before) is None:
+            return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
         self.retries_left -= 1
         self.result.retries += 1
-        before = self.frame
-        self.player.click_moves(missing)
         self.expected, self.waited_late = missing, False
         self.capture(before, patience=2.0)
 
     def act(self, decoded: DecodedFrame, decision: Decision, state: str, t_decode: float, t_solve: float) -> None:
         """Click the decision's moves as one batch, account for it, and capture the result."""
-        self.rereads_left = self.settings.reread_limit
-        self.retries_left = self.settings.click_retries
         moves = list(decision.moves)
         t2 = time.perf_counter()
-        clicks = self.player.click_moves(moves)
+        clicks = self.player.click_moves(moves, self.frame)
+        if clicks is None:
+            return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
+        self.rereads_left = self.settings.reread_limit
+        self.retries_left = self.settings.click_retries
         timing = {
             "capture": self.grabbing,
             "settle": max(self.waited - self.grabbing, 0.0),

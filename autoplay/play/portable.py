@@ -83,8 +83,11 @@ class PortableScreen:
     def focus(self) -> None:
         self.window.focus()
 
-    def check(self) -> None:
-        """The window is where it was and its board's pixels are the last frame's; BoardChangedError if not."""
+    def check(self, board: tuple[int, int, int, int] | None = None) -> None:
+        """The window is where it was and its board's pixels are the last frame's; BoardChangedError if not.
+
+        ``board`` (the caller's idea of the board on screen) is not needed: this screen located its own.
+        """
         self.window.refresh()
         if self._last is None:
             return

@@ -19,7 +19,9 @@ class SessionSummary:
     games: list[GameResult] = field(default_factory=list)
     clicks_attempted: int = 0
     clicks_refused: int = 0
+    clicks_made: int = 0  # button presses actually sent (a batch stopped by the guard sends none)
     stopped: str | None = None  # why the session ended early, if it did
+    unfinished: GameResult | None = None  # the game a stop interrupted: its decisions and moves still happened
 
     @property
     def wins(self) -> int:
@@ -34,10 +36,11 @@ class SessionSummary:
         played = self.wins + self.losses
         low, high = wilson_interval(self.wins, played) if played else (0.0, 0.0)
         seconds = sum(g.seconds for g in self.games)
-        moves = sum(g.moves for g in self.games)
-        decisions = sum(g.decisions for g in self.games)
+        played_games = self.games + ([self.unfinished] if self.unfinished is not None else [])
+        moves = sum(g.moves for g in played_games)
+        decisions = sum(g.decisions for g in played_games)
         phases: dict[str, float] = {}
-        for g in self.games:
+        for g in played_games:
             for key, value in g.timing.items():
                 phases[key] = phases.get(key, 0.0) + value
         return {
@@ -47,17 +50,21 @@ class SessionSummary:
             "win_rate": round(self.wins / played, 4) if played else None,
             "win_rate_ci95": [round(low, 4), round(high, 4)],
             "seconds_per_game": round(seconds / n, 3) if n else None,
-            "moves_per_second": round(moves / seconds, 2) if seconds else None,
+            "moves_per_second": round(sum(g.moves for g in self.games) / seconds, 2) if seconds else None,
             "guesses": sum(g.guesses for g in self.games),
             "decisions": decisions,
             "moves": moves,
             "clicks_attempted": self.clicks_attempted,
             "clicks_refused": self.clicks_refused,
+            "clicks_made": self.clicks_made,
             "click_retries": sum(g.retries for g in self.games),
             "rereads": sum(g.rereads for g in self.games),
             "losses_after_certain_move": sum(g.result == "lost" and not g.last_was_guess for g in self.games),
             "ms_per_decision": {k: round(1000 * v / decisions, 2) for k, v in phases.items()} if decisions else {},
             "stopped": self.stopped,
+            "unfinished_game": None
+            if self.unfinished is None
+            else {"game": self.unfinished.game, **self.unfinished.to_dict()},
             "per_game": [{"game": g.game, **g.to_dict()} for g in self.games],
         }
 
@@ -91,10 +98,14 @@ def play_session(
                 on_game(result)
             if result.result == "dry-run":
                 break
-    except Exception as exc:
-        summary.stopped = str(exc) or type(exc).__name__
+    except BaseException as exc:  # Ctrl-C too: the report says what happened before it
+        summary.stopped = str(exc) or ("interrupted" if isinstance(exc, KeyboardInterrupt) else type(exc).__name__)
+        if player.in_progress is not None:
+            player.in_progress.result = "stopped"
+            summary.unfinished = player.in_progress
         raise
     finally:
         summary.clicks_attempted = player.mouse.stats.attempted
         summary.clicks_refused = player.mouse.stats.refused
+        summary.clicks_made = player.mouse.stats.clicked
     return summary

@@ -30,7 +30,9 @@ Coord = tuple[int, int]
 
 #: Component counts keyed by their constraints; consecutive decisions of one game share most components.
 _CACHE: dict[tuple[tuple[tuple[int, ...], int], ...], ComponentCount] = {}
-_CACHE_LIMIT = 4096
+#: Components repeat between the decisions of one game, rarely across games; a small bound keeps a long session's
+#: memory flat (at 4096, and 4096 cached ``_room`` tuples of big binomials, RSS still grew after 500 games).
+_CACHE_LIMIT = 256
 
 
 @dataclass
@@ -331,7 +333,7 @@ def _choose(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _room(n_off: int, left: int, size: int) -> tuple[int, ...]:
     """Ways to place the rest off the frontier when m = 0..size-1 mines are on it (the guess search asks often).
 

@@ -31,6 +31,9 @@ class RecordingBackend:
     def size(self):
         return 2560, 2048
 
+    def failsafe_check(self):
+        pass
+
 
 BOARD = (100, 200, 300, 160)  # left, top, width, height
 
@@ -82,3 +85,72 @@ def test_park_leaves_the_board_stays_in_the_window_and_avoids_the_origin():
     assert 0 <= x < 420 and 0 <= y < 400 and (x, y) != (0, 0)
     # a board filling the whole window leaves nowhere to park: the pointer is not moved at all
     assert parking_spot((0, 0, 300, 160), (0, 0, 300, 160)) is None
+
+
+class RefusingGuard:
+    """A window guard that finds the board covered."""
+
+    def __init__(self) -> None:
+        self.held = 0
+
+    def check_clear(self, board):
+        from autoplay.control.guard import BoardCovered
+
+        raise BoardCovered("the board is covered by window 'xmessage'")
+
+    def holding(self, board):
+        self.held += 1
+        self.check_clear(board)
+
+    def focus(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_a_batch_is_clicked_only_after_the_guard_clears_it():
+    from autoplay.control.guard import BoardCovered
+
+    backend = RecordingBackend()
+    guard = RefusingGuard()
+    mouse = Mouse(backend, guard=guard)
+    with pytest.raises(BoardCovered):
+        mouse.click_batch([(150, 250, "left"), (160, 250, "right")], BOARD)
+    assert backend.clicks == [] and guard.held == 1 and mouse.stats.clicked == 0
+
+
+def test_one_target_outside_the_board_refuses_the_whole_batch():
+    backend = RecordingBackend()
+    mouse = Mouse(backend)
+    with pytest.raises(ClickRefused):
+        mouse.click_batch([(150, 250, "left"), (5, 5, "left")], BOARD)
+    assert backend.clicks == [] and mouse.stats.refused == 1
+
+
+def test_the_fail_safe_anywhere_in_pyautogui_is_the_user_stopping_us():
+    """pyautogui trips its fail-safe in moves and key presses too; each becomes exit 4, never a traceback."""
+    import types
+
+    from autoplay.control.mouse import PyAutoGuiBackend
+
+    class FailSafeException(Exception):
+        pass
+
+    def corner(*args, **kwargs):
+        raise FailSafeException("corner")
+
+    backend = object.__new__(PyAutoGuiBackend)
+    backend._pg = types.SimpleNamespace(
+        FailSafeException=FailSafeException, moveTo=corner, click=corner, hotkey=corner, failSafeCheck=corner
+    )
+    for call in (lambda: backend.move(1, 1), lambda: backend.hotkey("ctrl", "r"), backend.failsafe_check):
+        with pytest.raises(UserTookOver, match="fail-safe"):
+            call()
+
+
+def test_before_the_board_is_known_the_pointer_rests_in_the_window_corner():
+    backend = RecordingBackend()
+    mouse = Mouse(backend)
+    mouse.rest_in_corner((40, 30, 600, 400))
+    assert backend.moves == [(48, 38)]

@@ -8,7 +8,9 @@ wrong cell or a stray click.
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,6 +51,7 @@ class FakeTable:
         self.game = Game(rows, cols, mines, rules, self.rng)
         self.origin = origin
         self.moved_to: tuple[int, int] | None = None
+        self.covered_by: str | None = None
         self.grid = Grid(BOARD_OFFSET[0] + PITCH * np.arange(cols + 1), BOARD_OFFSET[1] + PITCH * np.arange(rows + 1))
         self.size = (BOARD_OFFSET[0] * 2 + PITCH * cols, BOARD_OFFSET[1] + 20 + PITCH * rows)
         self.grabs = 0
@@ -81,11 +84,8 @@ class FakeTable:
     def window_rect(self) -> tuple[int, int, int, int]:
         return (*self.origin, *self.size)
 
-    def check(self) -> None:
-        from autoplay.control.window import WindowMovedError
-
-        if self.moved_to is not None:
-            raise WindowMovedError(f"window moved from {self.origin} to {self.moved_to}")
+    def check(self, board: tuple[int, int, int, int] | None = None) -> None:
+        FakeGuard(self).check_clear(board or self.window_rect())
 
     def focus(self) -> None:
         self.focused += 1
@@ -114,6 +114,34 @@ class FakeTable:
         row = int((wy - BOARD_OFFSET[1]) // PITCH)
         if 0 <= row < self.rows and 0 <= col < self.cols:
             return row, col
+        return None
+
+
+class FakeGuard:
+    """The window guard of a FakeTable: ``moved_to`` and ``covered_by`` play the window system's answers."""
+
+    def __init__(self, table: FakeTable) -> None:
+        self.table = table
+        self.checks = 0
+
+    def check_clear(self, board: tuple[int, int, int, int]) -> None:
+        from autoplay.control.guard import BoardCovered, WindowMoved
+
+        self.checks += 1
+        if self.table.moved_to is not None:
+            raise WindowMoved(f"window moved from {self.table.origin} to {self.table.moved_to}")
+        if self.table.covered_by is not None:
+            raise BoardCovered(f"the board is covered by window {self.table.covered_by!r}")
+
+    @contextlib.contextmanager
+    def holding(self, board: tuple[int, int, int, int]) -> Iterator[None]:
+        self.check_clear(board)
+        yield
+
+    def focus(self) -> None:
+        self.table.focused += 1
+
+    def close(self) -> None:
         return None
 
 
@@ -157,3 +185,6 @@ class FakeBackend:
 
     def size(self) -> tuple[int, int]:
         return 1280, 1024
+
+    def failsafe_check(self) -> None:
+        return None

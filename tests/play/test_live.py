@@ -68,7 +68,7 @@ def test_new_game_key_is_pressed_again_while_the_old_game_is_still_shown():
     window = FakeWindow(table)
     new_game_starter(player, window, {"key": "ctrl+r"})()
     assert backend.keys == [("ctrl", "r"), ("ctrl", "r")]
-    assert table.state == "playing" and window.focused == 2
+    assert table.state == "playing" and table.focused == 2
 
 
 def test_a_game_that_never_restarts_is_an_error_not_a_fake_game():

@@ -11,15 +11,15 @@ import pytest
 
 from autoplay.board.model import Board
 from autoplay.board.rules import Rules
+from autoplay.control.guard import BoardCovered, WindowMoved
 from autoplay.control.mouse import Mouse
-from autoplay.control.window import WindowMovedError
 from autoplay.errors import ContradictionError, UnreadableBoardError
 from autoplay.play.player import Player, PlayerSettings, shown_state, unregistered
 from autoplay.play.recorder import Recorder
-from autoplay.play.session import play_session
+from autoplay.play.session import SessionSummary, play_session
 from autoplay.replay.recording import read_recording
 from autoplay.solver import Move, choose_move
-from tests.play.fakes import FakeBackend, FakeDecoded, FakeTable
+from tests.play.fakes import FakeBackend, FakeDecoded, FakeGuard, FakeTable
 
 FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05)
 
@@ -27,7 +27,14 @@ FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late
 def make_player(table: FakeTable, backend: FakeBackend | None = None, recorder=None, **settings):
     backend = backend or FakeBackend(table)
     solve = partial(choose_move, mines=table.mines, rules=table.rules, time_limit=0.5)
-    player = Player(table, Mouse(backend), table.decode, solve, PlayerSettings(**{**FAST, **settings}), recorder)
+    player = Player(
+        table,
+        Mouse(backend, guard=FakeGuard(table)),
+        table.decode,
+        solve,
+        PlayerSettings(**{**FAST, **settings}),
+        recorder,
+    )
     return player, backend
 
 
@@ -166,21 +173,49 @@ def test_looks_obstructed_tells_scattered_tiles_from_a_block():
     assert looks_obstructed(16, 30, [(r, c) for r in range(6, 9) for c in range(10, 18)])
 
 
-def test_window_moved_stops_before_the_next_batch():
+def faulting_after_first_click(fault: str, value):
+    """A player whose table gets ``fault`` (``moved_to`` or ``covered_by``) once the first click was made."""
     table = FakeTable(9, 9, 10, seed=8)
     player, backend = make_player(table)
     real_solve = player.solve
 
-    def solve_then_move(board):
+    def solve_then_fault(board):
         decision = real_solve(board)
         if len(backend.clicks) >= 1:
-            table.moved_to = (300, 300)
+            setattr(table, fault, value)
         return decision
 
-    player.solve = solve_then_move
-    with pytest.raises(WindowMovedError):
+    player.solve = solve_then_fault
+    return player, backend
+
+
+def test_window_moved_stops_before_the_next_batch():
+    player, backend = faulting_after_first_click("moved_to", (300, 300))
+    with pytest.raises(WindowMoved):
         player.play_game(1)
     assert len(backend.clicks) == 1
+
+
+def test_a_covered_board_stops_before_the_next_batch_and_the_first_game_still_counts():
+    player, backend = faulting_after_first_click("covered_by", "xmessage")
+    summary = SessionSummary()
+    with pytest.raises(BoardCovered, match="covered by window 'xmessage'"):
+        play_session(player, 3, lambda: None, summary=summary)
+    assert len(backend.clicks) == 1
+    data = summary.to_dict()
+    assert data["games"] == 0 and data["decisions"] == 1 and data["moves"] == 1 and data["clicks_made"] == 1
+    assert data["unfinished_game"]["result"] == "stopped" and "xmessage" in data["stopped"]
+
+
+def test_a_board_that_changed_since_it_was_read_is_not_clicked():
+    table = FakeTable(9, 9, 10, seed=8)
+    player, backend = make_player(table)
+    frame = table.grab()
+    player.read(frame)
+    table.apply((0, 0), "right")  # the game redraws after the frame was read (late redraw, pause, ...)
+    assert player.click_moves([Move("reveal", 4, 4, 0.0)], frame) is None
+    assert backend.clicks == []
+    assert player.click_moves([Move("reveal", 4, 4, 0.0)], table.grab()) == 1
 
 
 def test_dry_run_decides_once_and_clicks_nothing():

@@ -1,0 +1,199 @@
+"""The click guard and the pointer on X11, sharing one connection so a check and its clicks are one act.
+
+The X server knows the truth the last frame may not: where the game window is
+now, whether it is still mapped, and which windows lie above it (the root's
+children come in stacking order, bottom first; no window manager is needed).
+:meth:`X11Guard.holding` grabs the server, checks, and keeps the grab while the
+batch is clicked through XTEST on the same connection: no other client's
+request (a window mapped over the board, a window moved) is processed between
+the check and the last button release, so a press cannot reach a window that
+appeared after the check.  The grab lasts about a millisecond per batch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from autoplay.control.guard import BoardCovered, Rect, WindowClosed, WindowMoved, change_message, intersects
+from autoplay.control.xserver import XConnection
+from autoplay.errors import ControlError
+
+#: X button numbers of the buttons the bot uses.
+BUTTONS = {"left": 1, "right": 3}
+
+
+def _closed_errors() -> tuple[type[Exception], ...]:
+    from Xlib.error import BadDrawable, BadMatch, BadWindow
+
+    return BadWindow, BadDrawable, BadMatch
+
+
+class X11Guard:
+    """Guards clicks on one top-level window located at ``expected`` (screen pixels)."""
+
+    def __init__(self, xconn: XConnection, window_id: int, expected: Rect, title: str = "") -> None:
+        self.x = xconn
+        self.window_id = window_id
+        self.expected = expected
+        self.title = title
+        self._top: int | None = None  # the root's child that holds the window (itself, or a manager's frame)
+
+    # -- the check ---------------------------------------------------------------
+    def check_clear(self, board: Rect) -> None:
+        from Xlib.error import ConnectionClosedError, XError
+
+        try:
+            self._check(board)
+            errors = self.x.sync_errors()
+        except _closed_errors():
+            raise WindowClosed("the window was closed") from None
+        except ConnectionClosedError:
+            raise WindowClosed("the X server closed the connection (was the display shut down?)") from None
+        except XError as exc:
+            raise WindowClosed(f"the window cannot be queried any more ({type(exc).__name__})") from None
+        if errors:
+            raise WindowClosed(f"the window was closed ({type(errors[0]).__name__})")
+
+    def _check(self, board: Rect) -> None:
+        from Xlib import X
+
+        conn, root = self.x.conn, self.x.root
+        window = conn.create_resource_object("window", self.window_id)
+        if window.get_attributes().map_state != X.IsViewable:
+            raise WindowClosed("the window was hidden (unmapped)")
+        origin = window.translate_coords(root, 0, 0)
+        geometry = window.get_geometry()
+        now = (-origin.x, -origin.y, geometry.width, geometry.height)
+        if now != self.expected:
+            raise WindowMoved(change_message(self.expected, now))
+        children = root.query_tree().children
+        ids = [child.id for child in children]
+        if self._top not in ids:
+            self._top = self._top_level(window)
+        for child in children[ids.index(self._top) + 1 :]:
+            attributes = child.get_attributes()
+            if attributes.map_state != X.IsViewable:
+                continue
+            g = child.get_geometry()
+            border = 2 * g.border_width
+            if intersects((g.x, g.y, g.width + border, g.height + border), board):
+                raise BoardCovered(f"the board is covered by window {self._name(child)!r}")
+
+    def _top_level(self, window: Any) -> int:
+        """The root's child that contains ``window`` (a window manager puts a frame around it)."""
+        current = window
+        while True:
+            parent = current.query_tree().parent
+            if parent is None or parent.id == self.x.root.id:
+                return int(current.id)
+            current = parent
+
+    def _name(self, window: Any) -> str:
+        """A covering window's title or class, looking into its children too (a manager's frame has none)."""
+        from Xlib.error import XError
+
+        queue = [window]
+        for _ in range(20):
+            if not queue:
+                break
+            current = queue.pop(0)
+            try:
+                name = current.get_wm_name()
+                wm_class = current.get_wm_class()
+                if name:
+                    return name.decode("latin-1") if isinstance(name, bytes) else str(name)
+                if wm_class:
+                    return str(wm_class[0])
+                queue.extend(current.query_tree().children)
+            except XError:
+                continue
+        return hex(window.id)
+
+    # -- check and act as one ------------------------------------------------------
+    @contextlib.contextmanager
+    def holding(self, board: Rect) -> Iterator[None]:
+        """Grab the server, check, and hold the grab until the block's clicks have been processed."""
+        conn = self.x.conn
+        conn.grab_server()
+        try:
+            self.check_clear(board)
+            yield
+            self.x.conn.sync()  # the presses are delivered before the grab ends
+        finally:
+            with contextlib.suppress(Exception):
+                conn.ungrab_server()
+                conn.flush()
+
+    def focus(self) -> None:
+        from Xlib import X
+        from Xlib.error import XError
+
+        try:
+            window = self.x.conn.create_resource_object("window", self.window_id)
+            window.set_input_focus(X.RevertToParent, X.CurrentTime)
+            errors = self.x.sync_errors()
+        except XError:
+            errors = [WindowClosed("")]
+        if errors:
+            raise WindowClosed("the window was closed")
+
+    def close(self) -> None:
+        self.x.close()
+
+
+class XTestPointer:
+    """The pointer through XTEST on the guard's connection, so clicks made inside ``holding`` are not blocked.
+
+    Keys go through pyautogui (keysym tables), outside any grab; pyautogui's
+    fail-safe (pointer in a screen corner) is asked before every batch.
+    """
+
+    def __init__(self, xconn: XConnection, keys: Any) -> None:
+        self.x = xconn
+        self.keys = keys
+
+    def position(self) -> tuple[int, int]:
+        pointer = self.x.root.query_pointer()
+        return int(pointer.root_x), int(pointer.root_y)
+
+    def move(self, x: int, y: int) -> None:
+        from Xlib import X
+        from Xlib.ext import xtest
+
+        xtest.fake_input(self.x.conn, X.MotionNotify, x=x, y=y)
+        self.x.conn.sync()
+
+    def click(self, x: int, y: int, button: str) -> None:
+        from Xlib import X
+        from Xlib.ext import xtest
+
+        # Each step is processed by the server before the next is sent, as pyautogui paces them: a game sees the
+        # pointer arrive, then the press, then the release, never three events with one timestamp.
+        number = BUTTONS[button]
+        for kind, detail in ((X.MotionNotify, 0), (X.ButtonPress, number), (X.ButtonRelease, number)):
+            if kind == X.MotionNotify:
+                xtest.fake_input(self.x.conn, kind, x=x, y=y)
+            else:
+                xtest.fake_input(self.x.conn, kind, detail)
+            self.x.conn.sync()
+
+    def hotkey(self, *keys: str) -> None:
+        self.keys.hotkey(*keys)
+
+    def size(self) -> tuple[int, int]:
+        screen = self.x.conn.screen()
+        return int(screen.width_in_pixels), int(screen.height_in_pixels)
+
+    def failsafe_check(self) -> None:
+        self.keys.failsafe_check()
+
+
+def connect_x11(display: str | None, window_id: int, expected: Rect, title: str, keys: Any) -> tuple[X11Guard, Any]:
+    """The guard and the pointer for one window, on one fresh connection with XTEST."""
+    xconn = XConnection(display)
+    if not xconn.conn.has_extension("XTEST"):
+        xconn.close()
+        raise ControlError(f"the X server on {display or '$DISPLAY'} has no XTEST extension to click with")
+    return X11Guard(xconn, window_id, expected, title), XTestPointer(xconn, keys)

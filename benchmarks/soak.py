@@ -1,0 +1,168 @@
+"""Soak: many live expert games in ONE unattended `autoplay play` session, its memory sampled after every game.
+
+Usage: python benchmarks/soak.py --game gnome-mines --games 500 --out-dir runs/soak-gnome-mines
+
+Starts its own Xvfb and game, runs the documented command `autoplay play --games N --record DIR` once, and
+reads the "game i: ..." line the command prints after each game; at each line the resident memory (VmRSS from
+/proc) of the playing process is sampled.  Everything known so far is written to OUT/soak.json after every game,
+so a run stopped at any point (SIGTERM or SIGINT to this script: the play process gets Ctrl-C and stops
+cleanly) still leaves its figures.  At the end the recording is audited (`autoplay replay DIR --audit`: every
+board read compared with the layout each game revealed at its end).  Memory is called flat when the largest RSS
+from game 50 on is within 10% of the RSS at game 50; `steady_flat` compares the median of the last 50 samples with
+the median of the first 50 from game 50 on, which transient peaks do not move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from autoplay.control.games import launch_game  # noqa: E402 - after the path set-up, for runs from a clone
+from autoplay.control.xserver import VirtualDisplay  # noqa: E402
+
+GAME_LINE = re.compile(r"^game (\d+): (\w+) in ([\d.]+) s")
+#: RSS is compared from this game on (the first games warm caches and the solver's tables).
+FLAT_FROM = 50
+FLAT_TOLERANCE = 0.10
+
+
+def rss_kib(pid: int) -> int | None:
+    """Resident memory of ``pid`` in KiB, or None once it has exited."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def flatness(samples: list[tuple[int, int]]) -> dict[str, Any]:
+    """RSS from game FLAT_FROM on: its first sample, the extremes, and the steady level at both ends.
+
+    Single samples catch transient peaks (frames still queued for the PNG writer, a deep endgame
+    search), so growth is judged twice: by the largest sample against the one at game FLAT_FROM, and
+    by the median of the last 50 samples against the median of the first 50 (the level RSS returns to).
+    """
+    later = [kib for game, kib in samples if game >= FLAT_FROM]
+    if not later:
+        return {"from_game": FLAT_FROM, "games_sampled": 0, "flat": None}
+    base = later[0]
+    growth = (max(later) - base) / base
+    first, last = statistics.median(later[:50]), statistics.median(later[-50:])
+    return {
+        "from_game": FLAT_FROM,
+        "games_sampled": len(later),
+        "rss_kib_at_start": base,
+        "rss_kib_max": max(later),
+        "rss_kib_min": min(later),
+        "rss_kib_last": later[-1],
+        "growth": round(growth, 4),
+        "flat": growth <= FLAT_TOLERANCE,
+        "median_first_50": first,
+        "median_last_50": last,
+        "steady_growth": round((last - first) / first, 4),
+        "steady_flat": (last - first) / first <= FLAT_TOLERANCE,
+    }
+
+
+def audit(recording: Path, env: dict[str, str]) -> dict[str, Any]:
+    """`autoplay replay REC --audit --json`'s verdict on the recording (exit code and its report)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "autoplay", "replay", str(recording), "--audit", "--json"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    try:
+        report = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        report = {"output": proc.stdout[-2000:]}
+    return {"exit_code": proc.returncode, "stderr": proc.stderr.strip()[-500:], "report": report}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="gnome-mines", choices=["gnome-mines", "xdemineur"])
+    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--out-dir", type=Path, required=True, help="soak.json and the recording go here")
+    args = ap.parse_args()
+
+    out = args.out_dir
+    out.mkdir(parents=True, exist_ok=True)
+    recording = out / "recording"
+    state: dict[str, Any] = {
+        "command": f"python benchmarks/soak.py {' '.join(sys.argv[1:])}",
+        "game": args.game,
+        "games_wanted": args.games,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "games": [],
+        "rss_kib": [],
+        "exit_code": None,
+        "stderr": "",
+    }
+
+    def save() -> None:
+        state["rss"] = flatness([(g, kib) for g, kib in state["rss_kib"]])
+        wins = sum(g["result"] == "won" for g in state["games"])
+        stopped_on_request = state.get("stopped_by_signal", False)
+        aborted = state["exit_code"] not in (None, 0) and not stopped_on_request
+        state["summary"] = {"games": len(state["games"]), "wins": wins, "aborted": aborted}
+        (out / "soak.json").write_text(json.dumps(state, indent=1) + "\n")
+
+    stop_requested = False
+    play: subprocess.Popen[str] | None = None
+
+    def request_stop(signum: int, _frame: object) -> None:
+        nonlocal stop_requested
+        stop_requested = True
+        if play is not None and play.poll() is None:
+            play.send_signal(signal.SIGINT)  # Ctrl-C: the session stops, records what it has and exits 130
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+    started = time.monotonic()
+    with VirtualDisplay() as server, launch_game(args.game, server.name, preset="expert") as running:
+        env = {**os.environ, "DISPLAY": server.name, "PYTHONPATH": str(ROOT)}
+        cmd = [sys.executable, "-m", "autoplay", "play", "--skin", args.game, "--games", str(args.games)]
+        cmd += ["--display", server.name, "--mines", str(running.mines), "--record", str(recording)]
+        play = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        state["rss_kib_at_launch"] = rss_kib(play.pid)
+        assert play.stdout is not None
+        for line in play.stdout:
+            match = GAME_LINE.match(line)
+            if not match:
+                continue
+            number, result, seconds = int(match[1]), match[2], float(match[3])
+            kib = rss_kib(play.pid)
+            state["games"].append({"game": number, "result": result, "seconds": seconds})
+            if kib is not None:
+                state["rss_kib"].append((number, kib))
+            state["wall_seconds"] = round(time.monotonic() - started, 1)
+            save()
+        state["exit_code"] = play.wait()
+        state["stderr"] = play.stderr.read().strip()[-2000:] if play.stderr else ""
+        state["stopped_by_signal"] = stop_requested
+    state["wall_seconds"] = round(time.monotonic() - started, 1)
+    save()
+    state["audit"] = audit(recording, {**os.environ, "PYTHONPATH": str(ROOT)})
+    save()
+    print(json.dumps({k: state[k] for k in ("game", "summary", "rss", "exit_code", "stderr")}, indent=1))
+    return 0 if state["exit_code"] == 0 and state["audit"]["exit_code"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""The X11 click guard against a real X server: plain python-xlib windows stand in for the game and the intruders."""
+
+from __future__ import annotations
+
+import pytest
+from Xlib import X, display
+
+from autoplay.control.guard import BoardCovered, WindowClosed, WindowMoved, change_message, intersects
+from autoplay.control.xguard import X11Guard
+from autoplay.control.xserver import VirtualDisplay, XConnection
+
+pytestmark = pytest.mark.e2e
+
+GAME = (100, 80, 600, 400)
+BOARD = (130, 160, 540, 300)
+
+
+@pytest.fixture
+def x():
+    with VirtualDisplay(1024, 768) as server:
+        other = display.Display(server.name)  # the "other clients": the game and intruders
+        yield server.name, other
+        other.close()
+
+
+def make_window(conn, rect, name="intruder", mapped=True):
+    screen = conn.screen()
+    win = screen.root.create_window(
+        *rect, 0, screen.root_depth, X.InputOutput, X.CopyFromParent, override_redirect=True
+    )
+    win.set_wm_name(name)
+    if mapped:
+        win.map()
+    conn.sync()
+    return win
+
+
+def guard_for(name, game):
+    return X11Guard(XConnection(name), game.id, GAME, "game")
+
+
+def test_a_clear_board_passes_and_intruders_elsewhere_do_not_count(x):
+    name, other = x
+    game = make_window(other, GAME, "game")
+    make_window(other, (0, 0, 90, 70))  # above the game, off the board
+    make_window(other, (140, 170, 50, 50), mapped=False)  # over the board but not shown
+    guard = guard_for(name, game)
+    guard.check_clear(BOARD)
+    below = make_window(other, (140, 170, 50, 50))
+    below.configure(stack_mode=X.Below)  # shown, but under the game window
+    other.sync()
+    guard.check_clear(BOARD)
+
+
+def test_a_window_over_the_board_is_named(x):
+    name, other = x
+    game = make_window(other, GAME, "game")
+    guard = guard_for(name, game)
+    make_window(other, (600, 420, 160, 80), "xmessage")  # overlaps the board's bottom-right corner
+    with pytest.raises(BoardCovered, match="the board is covered by window 'xmessage'") as info:
+        guard.check_clear(BOARD)
+    assert info.value.exit_code == 4
+
+
+def test_a_moved_resized_or_closed_window_is_named(x, capfd):
+    name, other = x
+    game = make_window(other, GAME, "game")
+    guard = guard_for(name, game)
+    game.configure(x=220, y=170)
+    other.sync()
+    with pytest.raises(WindowMoved, match=r"the window moved by \(\+120,\+90\)"):
+        guard.check_clear(BOARD)
+    game.configure(x=100, y=80, width=500)
+    other.sync()
+    with pytest.raises(WindowMoved, match="resized from 600x400 to 500x400"):
+        guard.check_clear(BOARD)
+    game.destroy()
+    other.sync()
+    with pytest.raises(WindowClosed, match="the window was closed"):
+        guard.check_clear(BOARD)
+    with pytest.raises(WindowClosed, match="the window was closed"):
+        guard.focus()  # an asynchronous BadWindow becomes the message ...
+    assert "X protocol error" not in capfd.readouterr().err  # ... and is not printed
+
+
+def test_nothing_can_map_over_the_board_while_the_guard_holds(x):
+    """Another client's map request waits for the end of the held block (the server is grabbed)."""
+    import threading
+    import time
+
+    name, other = x
+    game = make_window(other, GAME, "game")
+    guard = guard_for(name, game)
+    intruder = threading.Thread(target=make_window, args=(other, (140, 170, 50, 50)))
+    with guard.holding(BOARD):
+        intruder.start()
+        time.sleep(0.3)
+        assert intruder.is_alive()  # its sync is still waiting for the server
+        guard.check_clear(BOARD)  # and the board is still clear
+    intruder.join(timeout=5)
+    assert not intruder.is_alive()
+    with pytest.raises(BoardCovered), guard.holding(BOARD):
+        pass
+
+
+def test_helpers():
+    assert intersects((0, 0, 10, 10), (9, 9, 5, 5)) and not intersects((0, 0, 10, 10), (10, 0, 5, 5))
+    assert change_message((0, 0, 5, 5), (-3, 4, 5, 5)) == "the window moved by (-3,+4)"
