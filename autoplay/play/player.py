@@ -535,8 +535,10 @@ class _GameInProgress:
         if self.retries_left <= 0:
             raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
         before = self.frame
-        if self.player.click_moves(missing, before) is None:
+        reclicked = self.player.click_moves(missing, before)
+        if reclicked is None:
             return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
+        self.result.clicks += reclicked  # a game's clicks are the presses it made, re-clicks included
         self.retries_left -= 1
         self.result.retries += 1
         self.expected, self.waited_late = missing, False
