@@ -27,7 +27,23 @@ from autoplay.sim.cluster import run_games_on_cluster
 from autoplay.sim.runner import GameSpec, run_games
 
 
+def cold_caches() -> None:
+    """Forget what earlier runs of the same seeded games taught the solver's caches.
+
+    The multiprocess runner forks its workers from this process (and runs in it with one job), so without this
+    every run after the first would replay games whose guesses are already cached, which a Dask worker (a fresh
+    process) never has: the comparison would flatter the local runner.
+    """
+    from autoplay.solver.analysis import _room, clear_component_cache
+    from autoplay.solver.guess import clear_guess_cache
+
+    clear_component_cache()
+    clear_guess_cache()
+    _room.cache_clear()
+
+
 def timed(run) -> tuple[list[bool], float]:
+    cold_caches()
     started = time.perf_counter()
     results = sorted(run(), key=lambda r: r.index)
     return [r.won for r in results], time.perf_counter() - started
