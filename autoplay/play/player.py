@@ -34,6 +34,7 @@ from autoplay.errors import ContradictionError, ControlError, UnreadableBoardErr
 from autoplay.outputs import run_folder
 from autoplay.play.recorder import Recorder
 from autoplay.solver.decide import Decision, Move
+from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
 from autoplay.vision.debug import write_debug_image
 from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.grid import Grid
@@ -183,18 +184,6 @@ def unregistered(
     return missing
 
 
-def with_unknown_covered(board: Board, cells: list[tuple[int, int]]) -> Board:
-    """The board with every unreadable cell shown as covered.
-
-    The solver then weighs layouts with or without a mine there; the true
-    layout is among them, so a move it calls certain is still certain.
-    """
-    as_list = list(board.cells)
-    for r, c in cells:
-        as_list[r * board.cols + c] = HIDDEN
-    return Board(board.rows, board.cols, tuple(as_list), board.mines)
-
-
 def zeros_beside_covered(
     board: Board, unknown: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
 ) -> list[tuple[int, int]]:
@@ -223,34 +212,6 @@ def shows_all_mines(board: Board) -> bool | None:
     if board.mines is None:
         return None
     return board.count(MINE + EXPLODED + FLAG) >= board.mines
-
-
-def avoid_cells(decision: Any, board: Board, cells: set[tuple[int, int]]) -> Any:
-    """The decision without moves on ``cells``; when none is left, the safest other covered cell as a guess.
-
-    An unknown tile is often a revealed number, which the solver (seeing it as
-    covered) may well call safe: that certain move is dropped, and the game
-    goes on with the best cell the skin can read.
-    """
-    from dataclasses import replace
-
-    from autoplay.solver import analyze
-
-    moves = [m for m in decision.moves if (m.row, m.col) not in cells]
-    if moves:
-        return replace(decision, moves=moves)
-    analysis = decision.analysis or analyze(board, mines=board.mines)
-    best = None
-    for r, row in enumerate(analysis.probabilities):
-        for c, p in enumerate(row):
-            if p is None or (r, c) in cells or board.cells[r * board.cols + c] != HIDDEN:
-                continue
-            if best is None or p < best[0]:
-                best = (p, r, c)
-    if best is None:
-        return replace(decision, moves=[])
-    move = Move("reveal", best[1], best[2], float(best[0]))
-    return replace(decision, moves=[move], guess=best[0] > 0, reason="safest cell the skin can read")
 
 
 class Player:
