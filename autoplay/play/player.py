@@ -98,6 +98,10 @@ class GameResult:
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
     final_shows_all_mines: bool | None = None  # False: a lost board showing only some mines is no full truth
     unknown_cells: int = 0  # most cells of one frame that matched no template and were played as covered
+    # For ``play --learn`` (not in to_dict): the cells played as covered, and the final frame and its grid.
+    unknown_seen: set[tuple[int, int]] = field(default_factory=set, repr=False)
+    final_frame: np.ndarray | None = field(default=None, repr=False)
+    final_grid: Grid | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -413,6 +417,7 @@ class _GameInProgress:
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         board = with_unknown_covered(decoded.board, unknown)
         self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
+        self.result.unknown_seen.update(unknown)
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
         impossible = zeros_beside_covered(board, set(unknown))
@@ -448,6 +453,7 @@ class _GameInProgress:
             return
         self.result.result = state
         self.result.final_board = format_board(decoded.board)
+        self.result.final_frame, self.result.final_grid = self.frame, getattr(decoded, "grid", None)
         if state == "lost":
             self.result.final_shows_all_mines = shows_all_mines(decoded.board)
 
