@@ -43,7 +43,9 @@ def write_live_skin(session: Session, name: str, root: Path, settings: SkinSetti
         max_distance, min_confidence, limits = 0.1, 0.3, {}
     notes = "Named by live calibration from the rules of the game; unnamed tiles were not decided by the evidence."
     pitches = [g.pitch for g in session.grids]
-    path = write_skin(root, name, templates, settings, max_distance, min_confidence, limits, pitches, notes)
+    path = write_skin(
+        root, name, templates, settings, max_distance, min_confidence, limits, pitches, notes, origin="live"
+    )
     sheet = write_contact_sheet(
         root / "templates" / name / "contact-sheet.png",
         [(stem, label, crop) for stem, (label, crop) in templates.items()],

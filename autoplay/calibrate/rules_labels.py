@@ -147,8 +147,12 @@ def _consistent(games: list[GameEvidence], value_of: dict[int, int]) -> bool:
     return True
 
 
-def name_clusters(evidence: Evidence) -> Naming:
-    """Cluster -> label for every cluster the rules decide (see the module docstring)."""
+def name_clusters(evidence: Evidence, known: dict[int, int] | None = None) -> Naming:
+    """Cluster -> label for every cluster the rules decide (see the module docstring).
+
+    ``known`` gives clusters whose value is already certain (tiles a skin reads), so they only
+    constrain the others: ``play --learn`` names a game's unknown tiles against the ones it read.
+    """
     games = [g for g in evidence.games if g.shown]
     number_clusters = {c for g in games for cs in g.shown.values() for c in cs}
     labels: dict[int, str] = {}
@@ -163,6 +167,9 @@ def name_clusters(evidence: Evidence) -> Naming:
     groups = _value_groups(games)
     domains = [set(range(9)) for _ in groups]
     group_of = {c: k for k, group in enumerate(groups) for c in group}
+    for cluster, value in (known or {}).items():
+        if cluster in group_of:
+            domains[group_of[cluster]] &= {value}
     for game in games:
         rows, cols = game.status.shape
         table = neighbour_table(rows, cols)

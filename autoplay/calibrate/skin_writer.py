@@ -58,12 +58,14 @@ def write_skin(
     pitches: list[tuple[float, float]],
     notes: str = "",
     counter: CounterSpec | None = None,
+    origin: str = "",
 ) -> Path:
     """Replace skin ``name`` under ``root`` with ``templates`` (stem -> (label, cell image)); return the TOML path.
 
     ``pitches`` are the cell sizes seen during calibration; the skin accepts
     half the smallest to twice the largest, since many games scale with the window.
-    ``counter`` adds the mine counter's box and glyph pictures.
+    ``counter`` adds the mine counter's box and glyph pictures; ``origin`` says which flow made the skin
+    (``"live"``: ``play`` learns its unknown tiles by default).
     """
     template_dir = root / "templates" / name
     if template_dir.exists():
@@ -74,6 +76,7 @@ def write_skin(
     small, large = min(min(p) for p in pitches), max(max(p) for p in pitches)
     data: dict[str, Any] = {
         "name": name,
+        **({"origin": origin} if origin else {}),
         "rules": {"first_click": settings.rules.first_click, "win": settings.rules.win},
         "match": {
             "max_distance": float(max_distance),

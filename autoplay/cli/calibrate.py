@@ -85,6 +85,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "'{remaining:03d}' for a Windows-style LED, '{flags}/{total}' for gnome-mines "
         "(default: {remaining})",
     )
+    p.add_argument(
+        "--forget-learned",
+        action="store_true",
+        help="remove from skin --name every template 'play --learn' added (listed in calibration/NAME.learned.jsonl)",
+    )
     add_window_options(
         p,
         "; --window-class and --window-title are also written into the skin for 'autoplay play'",
@@ -183,6 +188,27 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
     return 0
 
 
+def _forget_learned(args: argparse.Namespace) -> int:
+    """Undo ``play --learn`` on one skin: its learned templates go, the rest of the skin stays as it was."""
+    from pathlib import Path
+
+    from autoplay.calibrate.learned_templates import forget_learned
+    from autoplay.errors import UsageError
+    from autoplay.vision.skin import skin_home_of
+
+    if args.images or args.live:
+        raise UsageError("--forget-learned takes only --name (and --out-root): no screenshots, no --live")
+    home = Path(args.out_root) if args.out_root else skin_home_of(args.name)
+    forgotten = forget_learned(home, args.name)
+    for stem in forgotten.removed:
+        print(f"removed learned template {stem}")
+    for stem in forgotten.missing:
+        print(f"already gone: {stem}")
+    if not forgotten.removed and not forgotten.missing:
+        print(f"skin {args.name!r} has no learned templates")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
 
     from autoplay.board.textformat import read_board
@@ -193,6 +219,8 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.vision import decode_frame, load_skin, read_image
     from autoplay.vision.skin import autoplay_home
 
+    if args.forget_learned:
+        return _forget_learned(args)
     if len(args.labels) > len(args.images):
         raise UsageError(f"{len(args.labels)} --labels for {len(args.images)} images")
     if args.live == bool(args.images):

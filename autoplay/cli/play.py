@@ -24,6 +24,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--record", metavar="DIR", help="save every frame and decision for 'autoplay replay'")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--dry-run", action="store_true", help="decode and print the next move without clicking")
+    p.add_argument(
+        "--learn",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="after each game, name the tiles the skin could not read by the rules of the game (from the final "
+        "board) and add them to the skin, logged in calibration/NAME.learned.jsonl (undo: autoplay calibrate "
+        "--forget-learned --name NAME); default: on for a skin made by calibrate --live",
+    )
     add_window_options(
         p,
         " (default: the skin's [window]; when no window matches, the skin's board is looked for on the whole screen)",
@@ -108,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
         first_state = prepare(player, window)
         start = new_game_starter(player, window, skin.new_game)
         on_game = None if args.json or args.dry_run else _print_game
+        learns = args.learn if args.learn is not None else skin.origin == "live"
+        if learns and not args.dry_run:
+            on_game = _learning(player, skin, args.mines, on_game, sys.stderr if args.json else sys.stdout)
         play_session(player, args.games, start, on_game=on_game, first_state=first_state, summary=summary)
     finally:
         data = summary.to_dict()
@@ -123,6 +134,34 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         print(f"recording: {args.record}", file=sys.stderr)
     return 0
+
+
+def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any) -> Any:
+    """An ``on_game`` hook that learns the game's unknown tiles, reloads the skin into the player, then ``then``."""
+    from autoplay.calibrate.learn_game import learn_after_game
+    from autoplay.play.live import vision_decoder
+    from autoplay.vision import load_skin
+    from autoplay.vision.skin import skin_home_of
+
+    home = skin_home_of(skin.name)
+    current = [skin]
+
+    def on_game(result: Any) -> None:
+        entries = learn_after_game(home, current[0], result, mines)
+        result.final_frame = None  # kept only for this: 50 games of frames would be a lot of memory
+        for entry in entries:
+            cells = " ".join(f"({r},{c})" for r, c in entry["cells"][:4])
+            print(
+                f"learned {entry['label']!r}: {entry['template']} (game {entry['game']} {entry['end']}, {cells})",
+                file=out,
+            )
+        if entries:
+            current[0] = load_skin(skin.name, home)
+            player.decode = vision_decoder(current[0], mines)
+        if then is not None:
+            then(result)
+
+    return on_game
 
 
 def _print_game(result: Any) -> None:

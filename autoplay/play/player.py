@@ -34,6 +34,7 @@ from autoplay.errors import ContradictionError, ControlError, UnreadableBoardErr
 from autoplay.outputs import run_folder
 from autoplay.play.recorder import Recorder
 from autoplay.solver.decide import Decision, Move
+from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
 from autoplay.vision.debug import write_debug_image
 from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.grid import Grid
@@ -97,6 +98,10 @@ class GameResult:
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
     final_shows_all_mines: bool | None = None  # False: a lost board showing only some mines is no full truth
     unknown_cells: int = 0  # most cells of one frame that matched no template and were played as covered
+    # For ``play --learn`` (not in to_dict): the cells played as covered, and the final frame and its grid.
+    unknown_seen: set[tuple[int, int]] = field(default_factory=set, repr=False)
+    final_frame: np.ndarray | None = field(default=None, repr=False)
+    final_grid: Grid | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -183,18 +188,6 @@ def unregistered(
     return missing
 
 
-def with_unknown_covered(board: Board, cells: list[tuple[int, int]]) -> Board:
-    """The board with every unreadable cell shown as covered.
-
-    The solver then weighs layouts with or without a mine there; the true
-    layout is among them, so a move it calls certain is still certain.
-    """
-    as_list = list(board.cells)
-    for r, c in cells:
-        as_list[r * board.cols + c] = HIDDEN
-    return Board(board.rows, board.cols, tuple(as_list), board.mines)
-
-
 def zeros_beside_covered(
     board: Board, unknown: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
 ) -> list[tuple[int, int]]:
@@ -223,34 +216,6 @@ def shows_all_mines(board: Board) -> bool | None:
     if board.mines is None:
         return None
     return board.count(MINE + EXPLODED + FLAG) >= board.mines
-
-
-def avoid_cells(decision: Any, board: Board, cells: set[tuple[int, int]]) -> Any:
-    """The decision without moves on ``cells``; when none is left, the safest other covered cell as a guess.
-
-    An unknown tile is often a revealed number, which the solver (seeing it as
-    covered) may well call safe: that certain move is dropped, and the game
-    goes on with the best cell the skin can read.
-    """
-    from dataclasses import replace
-
-    from autoplay.solver import analyze
-
-    moves = [m for m in decision.moves if (m.row, m.col) not in cells]
-    if moves:
-        return replace(decision, moves=moves)
-    analysis = decision.analysis or analyze(board, mines=board.mines)
-    best = None
-    for r, row in enumerate(analysis.probabilities):
-        for c, p in enumerate(row):
-            if p is None or (r, c) in cells or board.cells[r * board.cols + c] != HIDDEN:
-                continue
-            if best is None or p < best[0]:
-                best = (p, r, c)
-    if best is None:
-        return replace(decision, moves=[])
-    move = Move("reveal", best[1], best[2], float(best[0]))
-    return replace(decision, moves=[move], guess=best[0] > 0, reason="safest cell the skin can read")
 
 
 class Player:
@@ -471,6 +436,7 @@ class _GameInProgress:
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         board = with_unknown_covered(decoded.board, unknown)
         self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
+        self.result.unknown_seen.update(unknown)
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
         impossible = zeros_beside_covered(board, set(unknown))
@@ -506,6 +472,7 @@ class _GameInProgress:
             return
         self.result.result = state
         self.result.final_board = format_board(decoded.board)
+        self.result.final_frame, self.result.final_grid = self.frame, getattr(decoded, "grid", None)
         if state == "lost":
             self.result.final_shows_all_mines = shows_all_mines(decoded.board)
 

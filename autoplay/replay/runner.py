@@ -22,6 +22,7 @@ from autoplay.errors import AutoplayError
 from autoplay.replay.decide import decide_move
 from autoplay.replay.recording import RecordedDecision, RecordingFormatError
 from autoplay.replay.sources import FrameSource
+from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
 
 #: Frame states after which there is nothing to decide (as vision reports them).
 FINISHED_STATES = frozenset({"won", "lost"})
@@ -43,11 +44,12 @@ class FrameDecoder(Protocol):
 class VisionDecoder:
     """The live pipeline's own decoding, so a replay sees exactly what the player saw."""
 
-    def __init__(self, skin_name: str):
+    def __init__(self, skin_name: str, skin_root: Path | None = None):
+        """``skin_root``: the folder holding ``calibration/`` and ``templates/`` (default: the skin homes)."""
         from autoplay.vision import load_skin
         from autoplay.vision.frame_delta import FrameReader
 
-        self.skin = load_skin(skin_name)
+        self.skin = load_skin(skin_name, skin_root)
         self._frames = FrameReader()  # remembers the last frame, so each delta frame is decoded once
 
     @property
@@ -147,14 +149,33 @@ def _move_keys(keys: set[tuple[str, int, int]]) -> str:
     return ", ".join(f"{a} ({r},{c})" for a, r, c in ordered) or "nothing"
 
 
+def playable_unknown(decoded: Any) -> list[tuple[int, int]] | None:
+    """The unreadable cells the live player would play around as covered; None when it would stop instead.
+
+    The live player stops only when the unreadable area looks like something
+    over the board (a popup, a covered board); any other unknown tile it plays
+    as covered and never clicks (:mod:`autoplay.solver.unknown_cells`).
+    """
+    from autoplay.vision.obstruction import looks_obstructed
+
+    unknown = [(int(r), int(c)) for r, c in getattr(decoded, "unreadable", [])]
+    board = getattr(decoded, "board", None)
+    if board is None or looks_obstructed(board.rows, board.cols, unknown):
+        return None
+    return unknown
+
+
 def finished(decoded: Any, board: Board, rules: Rules) -> bool:
     """Nothing to decide: the game shows won or lost, or no cell is left to open.
 
     When the mine count came from outside the picture, vision judged the state
     without it (and cannot see a reveal-rule win); judge again, as the live
-    player does after filling in the count.
+    player does after filling in the count.  With unknown cells, the state is
+    judged from the readable ones, as the live player does.
     """
-    state = decoded.state
+    from autoplay.play.player import shown_state
+
+    state = shown_state(decoded)
     if board.mines is not None and decoded.board.mines is None:
         from autoplay.vision.state import game_state
 
@@ -201,16 +222,22 @@ class Replayer:
             image = self.decoder.read(frame.path)
             decoded = self.decoder.decode(image, recorded.grid if recorded else None)
             debug = str(self.out_dir / f"{frame.name}.unreadable.png") if self.out_dir else None
-            decoded.require_readable(debug, self.out_dir)
-            board = decoded.board.with_mines(self._mines_for(recorded, decoded.board))
+            unknown = playable_unknown(decoded)
+            if unknown is None:
+                decoded.require_readable(debug, self.out_dir)
+                unknown = []
+            read = decoded.board.with_mines(self._mines_for(recorded, decoded.board))
+            board = with_unknown_covered(read, unknown)
             outcome.board = board
             if recorded is not None:
-                outcome.problems += board_differences(recorded.board, board)
+                outcome.problems += board_differences(recorded.board, read)
             if finished(decoded, board, self.rules):
                 outcome.status = "over"
                 analysis = None
             else:
                 outcome.decision = decide_move(board, board.mines, self.rules, self.time_limit)
+                if unknown:
+                    outcome.decision = avoid_cells(outcome.decision, board, unknown)
                 if recorded is not None:
                     outcome.problems += decision_differences(recorded, outcome.decision)
                     outcome.explanation = self._explanation(recorded, board, outcome.decision)

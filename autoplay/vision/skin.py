@@ -58,6 +58,8 @@ class Skin:
     state: dict[str, str] = field(default_factory=dict)
     mines_by_size: dict[tuple[int, int], int] = field(default_factory=dict)
     counter: CounterSpec | None = None
+    #: ``"live"`` for a skin written by ``calibrate --live``: ``play`` then learns its unknown tiles by default.
+    origin: str = ""
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -92,14 +94,19 @@ def list_skins(root: Path | None = None) -> list[str]:
     return sorted({p.stem for home in homes for p in (home / "calibration").glob("*.toml")})
 
 
-def load_skin(name: str, root: Path | None = None) -> Skin:
-    """Read ``calibration/NAME.toml`` and ``templates/NAME/*.png`` from ``root``, or the first skin home that has it."""
+def skin_home_of(name: str, root: Path | None = None) -> Path:
+    """The folder holding skin ``name``'s ``calibration/`` and ``templates/``: ``root``, or the first skin home."""
     homes = [Path(root)] if root is not None else skin_homes()
     found = [home for home in homes if is_plain_name(name) and (home / "calibration" / f"{name}.toml").is_file()]
     if not found:
         where = " and ".join(str(home) for home in homes)
         raise UsageError(f"unknown skin {name!r} (available under {where}: {', '.join(list_skins(root)) or 'none'})")
-    home = found[0]
+    return found[0]
+
+
+def load_skin(name: str, root: Path | None = None) -> Skin:
+    """Read ``calibration/NAME.toml`` and ``templates/NAME/*.png`` from ``root``, or the first skin home that has it."""
+    home = skin_home_of(name, root)
     path = home / "calibration" / f"{name}.toml"
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -165,6 +172,7 @@ def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: 
         new_game=_texts(data, "new_game", source),
         state=_texts(data, "state", source),
         mines_by_size=mines_by_size,
+        origin=str(data.get("origin", "")),
     )
 
 

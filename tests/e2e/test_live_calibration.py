@@ -66,6 +66,7 @@ def test_live_calibration_of_xdemineur_reads_its_screenshots(tmp_path: Path) -> 
     assert {".", "1", "2"} <= named, labels
     # The blind skin must read real screenshots it never saw: every cell it reads is right, most are read.
     skin = load_skin("xd-live", tmp_path)
+    assert skin.origin == "live"  # so `play` learns its unknown tiles by default
     read = right = total = 0
     for name in ("expert_end", "expert_mid3", "small_end"):
         truth = read_board(FIXTURES / f"{name}.txt")

@@ -163,6 +163,10 @@ def test_a_tile_the_skin_does_not_know_is_played_as_covered_and_never_clicked():
     x0, y0, x1, y1 = player.grid.cell_rect(row, col)
     clicks_on_it = [c for c in backend.clicks if x0 <= c[0] < x1 and y0 <= c[1] < y1]
     assert len(clicks_on_it) <= 1  # the click that revealed it, before it was unknown
+    # what play --learn needs at the game's end: the cells played as covered and the final frame
+    assert result.unknown_seen == {(row, col)}
+    assert result.final_frame is not None and result.final_grid is not None
+    assert "unknown_seen" not in result.to_dict() and "final_frame" not in result.to_dict()
 
 
 def test_looks_obstructed_tells_scattered_tiles_from_a_block():

@@ -1,0 +1,52 @@
+"""Deciding around cells the skin cannot read: the one rule the live player and replay share.
+
+A cell whose tile matches no template is played as covered and never clicked.
+The solver then weighs layouts with or without a mine there; the true layout is
+among them, so a move it calls certain is still certain.  Live play and replay
+both call these functions, so a recording made with unknown cells re-decides to
+the same moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import replace
+
+from autoplay.board.model import HIDDEN, Board
+from autoplay.solver.analysis import analyze
+from autoplay.solver.decide import Decision, Move
+
+Cell = tuple[int, int]
+
+
+def with_unknown_covered(board: Board, cells: Collection[Cell]) -> Board:
+    """The board with every unreadable cell shown as covered."""
+    as_list = list(board.cells)
+    for r, c in cells:
+        as_list[r * board.cols + c] = HIDDEN
+    return Board(board.rows, board.cols, tuple(as_list), board.mines)
+
+
+def avoid_cells(decision: Decision, board: Board, cells: Collection[Cell]) -> Decision:
+    """The decision without moves on ``cells``; when none is left, the safest other covered cell as a guess.
+
+    An unknown tile is often a revealed number, which the solver (seeing it as
+    covered) may well call safe: that certain move is dropped, and the game
+    goes on with the best cell the skin can read.
+    """
+    avoid = set(cells)
+    moves = [m for m in decision.moves if (m.row, m.col) not in avoid]
+    if moves:
+        return replace(decision, moves=moves)
+    analysis = decision.analysis or analyze(board, mines=board.mines)
+    best = None
+    for r, row in enumerate(analysis.probabilities):
+        for c, p in enumerate(row):
+            if p is None or (r, c) in avoid or board.cells[r * board.cols + c] != HIDDEN:
+                continue
+            if best is None or p < best[0]:
+                best = (p, r, c)
+    if best is None:
+        return replace(decision, moves=[])
+    move = Move("reveal", best[1], best[2], float(best[0]))
+    return replace(decision, moves=[move], guess=best[0] > 0, reason="safest cell the skin can read")

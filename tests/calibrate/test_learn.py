@@ -1,0 +1,154 @@
+"""``play --learn`` on real sgt-mines frames and the skin live calibration made for them (it never saw a 4 or a 5).
+
+The rules name a tile only when the final board decides it; every learned
+template is logged and ``--forget-learned`` gives back the skin as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autoplay.board.model import Board
+from autoplay.calibrate.learn import learn_from_final_board
+from autoplay.calibrate.learn_game import learn_after_game
+from autoplay.calibrate.learned_templates import add_learned, forget_learned, learned_log
+from autoplay.cli.main import main
+from autoplay.cli.play import _learning
+from autoplay.play.player import GameResult
+from autoplay.vision import decode_frame, load_skin, read_image
+
+SGT = Path(__file__).resolve().parents[1] / "fixtures" / "sgt-mines"
+NAME = "sgt-live"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """A copy of the live-calibrated skin, free to change."""
+    shutil.copytree(SGT / "skin", tmp_path / "skin")
+    return tmp_path / "skin"
+
+
+def frame_and_truth(name: str) -> tuple[np.ndarray, Board]:
+    return read_image(SGT / f"{name}.png"), Board.from_text((SGT / f"{name}.txt").read_text())
+
+
+def unknown_cells(home: Path, name: str) -> tuple[list[tuple[int, int]], Board, Board]:
+    frame, truth = frame_and_truth(name)
+    decoded = decode_frame(frame, load_skin(NAME, home), None, 99)
+    return list(decoded.unreadable), decoded.board, truth
+
+
+def test_a_won_board_names_its_unknown_numbers_exactly(home):
+    frame, truth = frame_and_truth("tile20_won")
+    decoded = decode_frame(frame, load_skin(NAME, home), None, 99)
+    assert decoded.unreadable  # the 4s and the 5s
+    learned = learn_from_final_board(frame, decoded.grid, decoded.board, decoded.unreadable, decoded.unreadable, "won")
+    assert sorted(t.label for t in learned) == ["4", "5"]
+    named = {rc: t.label for t in learned for rc in t.cells}
+    assert set(named) == set(decoded.unreadable)
+    assert all(truth[rc] == label for rc, label in named.items())
+
+
+def test_learned_templates_read_other_frames_right(home):
+    frame, _ = frame_and_truth("tile20_won")
+    decoded = decode_frame(frame, load_skin(NAME, home), None, 99)
+    learned = learn_from_final_board(frame, decoded.grid, decoded.board, decoded.unreadable, decoded.unreadable, "won")
+    add_learned(home, NAME, learned, game=1, end="won")
+    for name in ("tile20_won", "tile20_mid", "tile20_mid_five", "tile20_fresh", "expert_lost_20px"):
+        before, _, _ = unknown_cells(SGT / "skin", name)
+        after, board, truth = unknown_cells(home, name)
+        assert len(after) <= len(before), name
+        readable = [rc for rc in board.coords() if rc not in set(after)]
+        assert all(board[rc] == truth[rc] for rc in readable), name  # nothing misread, learned tiles included
+    assert unknown_cells(home, "tile20_won")[0] == [] and unknown_cells(home, "tile20_mid")[0] == []
+
+
+def test_a_lost_board_that_hides_its_mines_decides_nothing(home):
+    frame, _ = frame_and_truth("tile20_lost")
+    decoded = decode_frame(frame, load_skin(NAME, home), None, 99)
+    assert decoded.unreadable
+    assert (
+        learn_from_final_board(frame, decoded.grid, decoded.board, decoded.unreadable, decoded.unreadable, "lost") == []
+    )
+
+
+def test_nothing_is_learned_without_the_mine_count_or_from_tiles_only_the_end_showed(home):
+    frame, _ = frame_and_truth("tile20_won")
+    decoded = decode_frame(frame, load_skin(NAME, home), None, 99)
+    cells, grid = decoded.unreadable, decoded.grid
+    assert learn_from_final_board(frame, grid, decoded.board.with_mines(None), cells, cells, "won") == []
+    assert learn_from_final_board(frame, grid, decoded.board.with_mines(98), cells, cells, "won") == []
+    assert learn_from_final_board(frame, grid, decoded.board, cells, [], "won") == []
+    five = [rc for rc in cells if frame_and_truth("tile20_won")[1][rc] == "5"]
+    learned = learn_from_final_board(frame, grid, decoded.board, cells, five, "won")
+    assert [t.label for t in learned] == ["5"]  # only the tile seen during the game
+
+
+def test_every_addition_is_logged_and_forgetting_restores_the_skin(home):
+    toml = home / "calibration" / f"{NAME}.toml"
+    before_text = toml.read_text()
+    before_files = sorted(p.name for p in (home / "templates" / NAME).iterdir())
+    frame, _ = frame_and_truth("tile20_won")
+    decoded = decode_frame(frame, load_skin(NAME, home), None, 99)
+    learned = learn_from_final_board(frame, decoded.grid, decoded.board, decoded.unreadable, decoded.unreadable, "won")
+    entries = add_learned(home, NAME, learned, game=3, end="won")
+    log = [json.loads(line) for line in learned_log(home, NAME).read_text().splitlines()]
+    assert log == entries and len(log) == 2
+    for entry in log:
+        assert (home / entry["template"]).is_file() and entry["game"] == 3 and entry["cells"]
+    assert load_skin(NAME, home).templates.keys() >= {"4", "5"}
+    forgotten = forget_learned(home, NAME)
+    assert sorted(forgotten.removed) == sorted(e["stem"] for e in entries) and not forgotten.missing
+    assert toml.read_text() == before_text
+    assert sorted(p.name for p in (home / "templates" / NAME).iterdir()) == before_files
+    assert not learned_log(home, NAME).exists()
+
+
+def test_calibrate_forget_learned_command(home, capsys):
+    frame, _ = frame_and_truth("tile20_won")
+    decoded = decode_frame(frame, load_skin(NAME, home), None, 99)
+    learned = learn_from_final_board(frame, decoded.grid, decoded.board, decoded.unreadable, decoded.unreadable, "won")
+    add_learned(home, NAME, learned, game=1, end="won")
+    assert main(["calibrate", "--forget-learned", "--name", NAME, "--out-root", str(home)]) == 0
+    assert capsys.readouterr().out.count("removed learned template") == 2
+    assert "4" not in load_skin(NAME, home).templates
+
+
+def test_the_play_hook_learns_prints_and_reloads_the_skin(home, capsys, monkeypatch):
+    monkeypatch.setenv("AUTOPLAY_HOME", str(home))
+    frame, _ = frame_and_truth("tile20_won")
+    skin = load_skin(NAME, home)
+    decoded = decode_frame(frame, skin, None, 99)
+
+    class PlayerStub:
+        decode = None
+
+    player = PlayerStub()
+    seen: list[GameResult] = []
+    hook = _learning(player, skin, 99, seen.append, __import__("sys").stdout)
+    result = GameResult(1, "won", 1.0, final_frame=frame, final_grid=decoded.grid)
+    result.unknown_seen.update(decoded.unreadable)
+    hook(result)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(line.startswith("learned ") for line in lines)
+    assert seen == [result] and result.final_frame is None
+    assert player.decode is not None and player.decode(frame, decoded.grid).unreadable == []
+    # a second game showing the same tiles learns nothing more: the reloaded skin reads them
+    again = GameResult(2, "won", 1.0, final_frame=frame, final_grid=decoded.grid)
+    again.unknown_seen.update(decoded.unreadable)
+    assert learn_after_game(home, load_skin(NAME, home), again, 99) == []
+
+
+def test_a_skin_written_by_live_calibration_is_marked_so_play_learns_by_default(tmp_path):
+    from autoplay.calibrate.skin_writer import SkinSettings, write_skin
+
+    frame, _ = frame_and_truth("tile20_fresh")
+    tiles = {"hidden-00": (".", frame[54:74, 29:49]), "flag-00": ("F", frame[54:74, 49:69])}
+    write_skin(tmp_path, "marked", tiles, SkinSettings(), 0.1, 0.3, {}, [(20.0, 20.0)], origin="live")
+    write_skin(tmp_path, "plain", tiles, SkinSettings(), 0.1, 0.3, {}, [(20.0, 20.0)])
+    assert load_skin("marked", tmp_path).origin == "live" and load_skin("plain", tmp_path).origin == ""
