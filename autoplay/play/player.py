@@ -409,6 +409,7 @@ class _GameInProgress:
         self.rereads_left = self.settings.reread_limit
         self.final_checked = False
         self.last_unknown: set[tuple[int, int]] = set()
+        self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
         settled, self.grabbing = self.player.settle(baseline, **kw)
@@ -422,6 +423,18 @@ class _GameInProgress:
         t0 = time.perf_counter()
         decoded = self.player.read(frame)
         t_decode = time.perf_counter() - t0
+        size = (decoded.board.rows, decoded.board.cols)
+        if self.size is None:
+            self.size = size
+        elif size != self.size:
+            # A board does not change size mid-game: a grid re-located onto part of the window (or onto something
+            # else) is a misreading, and the moves expected from the last batch would not even fit it.
+            was = self.size
+            return self.reread(
+                lambda: UnreadableBoardError(
+                    f"the board was located as {size[0]}x{size[1]} cells, not {was[0]}x{was[1]} as before in this game"
+                )
+            )
         state = shown_state(decoded)
         if state in FINISHED:
             return self.finish(decoded, state)

@@ -298,3 +298,23 @@ def test_a_board_of_another_game_is_named_as_such_not_as_unreadable_cells(tmp_pa
     assert stopped.value.exit_code == 3
     message = str(stopped.value)
     assert "does not look like this skin: 80 of 81 cells" in message and "\n" not in message
+
+
+def test_a_board_read_at_another_size_mid_game_is_reread_then_refused_not_indexed():
+    """A grid re-located onto part of the window reads a smaller board: never acted on, and no IndexError."""
+    table = FakeTable(9, 9, 10, seed=4)
+    player, backend = make_player(table)
+    reads = [0]
+
+    def shrinking(frame, grid):
+        decoded = table.decode(frame, grid)
+        reads[0] += 1
+        if reads[0] > 1:  # from the second read on, only the top 5 rows are "found"
+            board = decoded.board
+            decoded.board = Board(5, board.cols, board.cells[: 5 * board.cols], board.mines)
+        return decoded
+
+    player.decode = shrinking
+    with pytest.raises(UnreadableBoardError, match="located as 5x9 cells, not 9x9"):
+        player.play_game(1)
+    assert len(backend.clicks) == 1  # the opening click only

@@ -42,7 +42,7 @@ class StillWindow:
     def window_rect(self) -> tuple[int, int, int, int]:
         return (0, 0, self.frame.shape[1], self.frame.shape[0])
 
-    def check(self) -> None:
+    def check(self, board: tuple[int, int, int, int] | None = None) -> None:
         pass
 
     def focus(self) -> None:
