@@ -196,10 +196,13 @@ class Table:
         rng: random.Random | None = None,
         timeout: float = 120.0,
         extra_args: tuple[str, ...] = (),
+        after_presses: int = 0,
     ) -> Outcome:
         """Run `autoplay play`, call ``fault(process)`` after a random delay, and collect the outcome.
 
-        ``fault`` may return the path of a cover's log, whose presses are then reported.
+        ``fault`` may return the path of a cover's log, whose presses are then reported. With
+        ``after_presses``, the delay counts from the moment the X server has recorded that many button
+        presses of this run, so the fault lands inside a game in progress however fast the machine plays.
         """
         rng = rng or random.Random()
         start_events = len(read_events(self.record_log))
@@ -216,6 +219,11 @@ class Table:
         cover_log = None
         extra: dict[str, Any] = {}
         try:
+            while after_presses and process.poll() is None and time.monotonic() - began < timeout:
+                seen = read_events(self.record_log)[start_events:]
+                if sum(1 for e in seen if e["ev"] == "press") >= after_presses:
+                    break
+                time.sleep(0.02)
             time.sleep(wait)
             if process.poll() is None:
                 fault_at = time.monotonic() - began

@@ -93,7 +93,15 @@ def test_ctrl_c_stops_play_and_the_report_counts_every_press(table):
 def test_a_game_paused_by_losing_focus_is_resumed(table):
     """A window that takes the keyboard focus pauses gnome-mines; play focuses it back and finishes."""
     screen_corner = (1150, 950, 100, 50)  # off the game window: only the focus moves
-    outcome = table.attack(lambda _: table.cover(screen_corner, focus=True)[1], games=2, rng=random.Random(8))
+    # after the opening click and a first batch: the pause meets a game in progress, not a new-game step
+    # (whose own focus call would resume it before play ever saw it)
+    outcome = table.attack(
+        lambda _: table.cover(screen_corner, focus=True)[1],
+        delay=(0.0, 0.1),
+        games=2,
+        rng=random.Random(8),
+        after_presses=3,
+    )
     assert outcome.fault_at is not None
     assert outcome.exit_code == 0, outcome.stderr_lines
     summary = outcome.summary()
