@@ -134,7 +134,7 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
 
     from autoplay.calibrate.live import calibrate_live, missing_labels
     from autoplay.calibrate.live_skin import write_live_skin
-    from autoplay.errors import UsageError
+    from autoplay.errors import AutoplayError, UsageError
     from autoplay.play.live import connect, press_new_game
     from autoplay.vision.locate import locate_grid
 
@@ -168,6 +168,10 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
         session = calibrate_live(
             screen.grab, mouse, window, starter, args.games, mines, settings.rules, progress=progress
         )
+    except AutoplayError:
+        # A moved, closed or covered window explains a strange frame best: say that, not what the frame showed.
+        screen.check()
+        raise
     finally:
         mouse.close()
         window.close_connection()
