@@ -2,9 +2,9 @@
 
 Safety rules kept here so no caller can bypass them:
 - a target outside the located board raises :class:`ClickRefused` and nothing is clicked;
-- before each batch the window guard asks the window system (not the last frame) whether the
+- before each press the window guard asks the window system (not the last frame) whether the
   window is still where it was, still shown, and uncovered over the board; on X11 the check and
-  the batch's presses happen under one server grab, so nothing can appear in between;
+  the press happen under one server grab, so nothing can appear in between;
 - pyautogui's fail-safe (pointer in a screen corner aborts) stays on;
 - if the pointer is not where we last put it, a human has taken over and we stop;
 - the pointer is parked off the board but inside the window, never at (0, 0),
@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from autoplay.control.window import Window
 
 Button = Literal["left", "right"]
+#: Seconds the reported pointer position may lag our own last move (a window manager's click-to-focus grab).
+POINTER_LAG = 0.5
 #: ``(left, top, width, height)`` in captured-screen pixels.
 Rect = tuple[int, int, int, int]
 
@@ -161,17 +164,32 @@ class Mouse:
     def _to_backend(self, x: float, y: float) -> tuple[int, int]:
         return round(x * self.scale[0]), round(y * self.scale[1])
 
-    def _check_user(self) -> None:
-        if self.watch_user and self._last is not None and self.backend.position() != self._last:
-            raise UserTookOver(f"the mouse moved to {self.backend.position()} (user took over); stopping")
+    def _check_user(self, wait: bool = True) -> None:
+        """UserTookOver if the pointer is not where we put it, once it has had time to get there.
+
+        A window manager that focuses windows on click holds the pointer in a synchronous grab
+        after each press until it has handled it; meanwhile the server reports the position
+        from before our last moves. So a mismatch is asked again for up to
+        :data:`POINTER_LAG` seconds: our own move arrives, a user's hand does not go away.
+        ``wait=False`` asks once (inside a server grab, where nothing could change the answer).
+        """
+        if not self.watch_user or self._last is None:
+            return
+        deadline = time.monotonic() + (POINTER_LAG if wait else 0.0)
+        position = self.backend.position()
+        while position != self._last and time.monotonic() < deadline:
+            time.sleep(0.002)
+            position = self.backend.position()
+        if position != self._last:
+            raise UserTookOver(f"the mouse moved to {position} (user took over); stopping")
 
     def click_batch(self, targets: Sequence[Target], board: Rect) -> None:
         """Click every target, all inside ``board``, after the guard's check: the one click function.
 
         Nothing is clicked unless every target lies inside ``board``, the fail-safe
         and the pointer say the user has not taken over, and the window guard finds
-        the window in place, shown and uncovered; the guard holds that answer for
-        the whole batch (on X11 by grabbing the server).
+        the window in place, shown and uncovered; the guard holds that answer while
+        each press is made (on X11 by grabbing the server around the check and the press).
         """
         self.stats.attempted += len(targets)
         outside = [(x, y) for x, y, _ in targets if not inside(board, x, y)]
@@ -183,13 +201,27 @@ class Mouse:
             return
         self._check_user()
         self.backend.failsafe_check()
-        with self.guard.holding(board):
-            self._check_user()
-            for x, y, button in targets:
-                bx, by = self._to_backend(x, y)
+        for x, y, button in targets:
+            bx, by = self._to_backend(x, y)
+            self._arrive(bx, by)
+            with self.guard.holding(board):
+                self._check_user(wait=False)
                 self.backend.click(bx, by, button)
-                self._last = (bx, by)
                 self.stats.clicked += 1
+
+    def _arrive(self, bx: int, by: int) -> None:
+        """Move to the next target and wait until the server reports the pointer there.
+
+        Under a window manager that focuses on click, each press freezes the pointer
+        until the manager has seen it; a press sent before our move arrived would land
+        wherever the pointer was, or be lost. So the move happens outside the guard's
+        server grab (which would keep the manager from thawing it) and the press waits
+        for it; a pointer that never gets there means a hand on the mouse.
+        """
+        self._check_user()
+        self.backend.move(bx, by)
+        self._last = (bx, by)
+        self._check_user()
 
     def click(self, x: float, y: float, button: Button, board: Rect) -> None:
         """One guarded click: a batch of one."""

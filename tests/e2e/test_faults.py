@@ -191,8 +191,9 @@ def test_calibrate_live_stops_when_the_window_moves(tmp_path):
         process = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 60
-            while sum(e["ev"] == "press" for e in read_events(log)) < 5 and time.monotonic() < deadline:
-                time.sleep(0.05)
+            # at its first press (the flag); a game that names every tile may need only a few more
+            while sum(e["ev"] == "press" for e in read_events(log)) < 1 and time.monotonic() < deadline:
+                time.sleep(0.02)
             move_by(server.name, window.id, 120, 90)
             _, stderr = process.communicate(timeout=120)
         finally:
@@ -205,6 +206,6 @@ def test_calibrate_live_stops_when_the_window_moves(tmp_path):
     assert process.returncode == 4, lines
     assert lines[-1].endswith("the window moved by (+120,+90)") and len(lines) == 1
     events = read_events(log)
-    assert sum(e["ev"] == "press" for e in events) >= 5
+    assert sum(e["ev"] == "press" for e in events) >= 1
     board = (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
     assert presses_off_board(events, window.id, window.rect, board, face) == []
