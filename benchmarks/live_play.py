@@ -12,6 +12,7 @@ rate with the simulated rate under the same first-click rule (benchmarks/win_rat
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -24,7 +25,7 @@ from layout_replay import replay_recordings  # benchmarks/layout_replay.py, besi
 from report import emit  # benchmarks/report.py, beside this script
 
 from autoplay.control.games import launch_game
-from autoplay.control.xserver import VirtualDisplay
+from autoplay.control.xserver import VirtualDisplay, start_window_manager
 from autoplay.sim.stats import percentile, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,14 +33,17 @@ PHASES = ("capture", "settle", "decode", "solve", "click")
 
 
 def play_until(
-    game: str, preset: str, games: int, extra: list[str], record_root: Path
+    game: str, preset: str, games: int, extra: list[str], record_root: Path, window_manager: str | None = None
 ) -> tuple[list[dict], list[str], dict, list[Path]]:
     """Finished games (per-game dicts), the errors of aborted sessions, summed click counts, the recordings."""
     recordings: list[Path] = []
     finished: list[dict] = []
     errors: list[str] = []
     clicks = {"attempted": 0, "refused": 0}
-    with VirtualDisplay() as server:
+    with VirtualDisplay() as server, contextlib.ExitStack() as managers:
+        if window_manager:
+            manager = start_window_manager(server.name, window_manager)
+            managers.callback(manager.terminate)
         env = {**os.environ, "DISPLAY": server.name, "PYTHONPATH": str(ROOT)}
         while len(finished) + len(errors) < games:
             left = games - len(finished) - len(errors)
@@ -104,6 +108,8 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--preset", default="expert", choices=["beginner", "intermediate", "expert"])
     ap.add_argument("--settle", help="passed to autoplay play --settle")
+    ap.add_argument("--window-manager", help="run the game under this window manager (e.g. openbox), as on a desktop")
+    ap.add_argument("--backend", choices=["x11", "portable"], help="passed to autoplay play --backend")
     ap.add_argument("--out", help="append the markdown table to this file as well")
     ap.add_argument("--json-out", help="write every finished game's numbers here")
     ap.add_argument(
@@ -113,8 +119,11 @@ def main() -> int:
 
     started = time.time()
     extra = ["--settle", args.settle] if args.settle else []
+    extra += ["--backend", args.backend] if args.backend else []
     record_root = args.record_root or ROOT / "runs" / f"live-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
-    games, errors, clicks, recordings = play_until(args.game, args.preset, args.games, extra, record_root)
+    games, errors, clicks, recordings = play_until(
+        args.game, args.preset, args.games, extra, record_root, args.window_manager
+    )
     audited = audit(recordings)
     if args.json_out:
         Path(args.json_out).write_text(
@@ -132,7 +141,8 @@ def main() -> int:
     lines = [
         f"Command: `python benchmarks/live_play.py {' '.join(sys.argv[1:])}`  ",
         f"Machine: {os.cpu_count()} cores (shared), Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}; "
-        f"Xvfb 1280x1024; wall time {time.time() - started:.0f} s.",
+        f"Xvfb 1280x1024{', ' + args.window_manager if args.window_manager else ', no window manager'}; "
+        f"wall time {time.time() - started:.0f} s.",
         "",
         "| game | preset | games ended | aborted | wins | win rate | 95% CI (Wilson) | s/game median | s/game p90 "
         "| s/won game median | moves/s | guesses/game | losses after a certain move | clicks attempted | refused "

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -20,32 +19,17 @@ import pytest
 
 from autoplay.control.capture import grab, wait_settled
 from autoplay.control.games import launch_game
-from autoplay.control.xserver import VirtualDisplay
+from autoplay.control.xserver import VirtualDisplay, start_window_manager
 from autoplay.vision import decode_frame, load_skin, locate_grid
 from tests.e2e.fault_harness import ROOT, WITNESS, inside, read_events, wait_ready
 
 pytestmark = pytest.mark.e2e
 
 
-def _start_openbox(display: str) -> subprocess.Popen[bytes]:
-    if shutil.which("openbox") is None:
-        pytest.fail("openbox is not installed: scripts/install.sh installs it (Debian package openbox)")
-    env = {**os.environ, "DISPLAY": display}
-    wm = subprocess.Popen(["openbox", "--sm-disable"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:  # openbox announces itself on the root window once it manages the screen
-        probe = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env, capture_output=True, text=True)
-        if "window id" in probe.stdout:
-            return wm
-        time.sleep(0.1)
-    wm.kill()
-    pytest.fail("openbox did not start")
-
-
 @pytest.mark.parametrize("backend", ["x11", "portable"])
 def test_play_under_openbox_lands_every_press_on_the_board(tmp_path, backend):
     with VirtualDisplay(1280, 1024) as server:
-        wm = _start_openbox(server.name)
+        wm = start_window_manager(server.name, "openbox")
         env = {**os.environ, "DISPLAY": server.name, "PYTHONPATH": str(ROOT)}
         log = tmp_path / "record.jsonl"
         witness = subprocess.Popen([sys.executable, str(WITNESS), "record", server.name, str(log)], env=env)
