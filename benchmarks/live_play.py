@@ -121,6 +121,7 @@ def main() -> int:
     extra = ["--settle", args.settle] if args.settle else []
     extra += ["--backend", args.backend] if args.backend else []
     record_root = args.record_root or ROOT / "runs" / f"live-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    record_root.mkdir(parents=True, exist_ok=True)
     games, errors, clicks, recordings = play_until(
         args.game, args.preset, args.games, extra, record_root, args.window_manager
     )
