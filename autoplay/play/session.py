@@ -96,6 +96,9 @@ def play_session(
                 )
             if on_game is not None:
                 on_game(result)
+            # The final frame is for the hook (play --learn) only: kept in the summary, a window-sized array per
+            # game would grow a long session's memory by megabytes a game.
+            result.final_frame = None
             if result.result == "dry-run":
                 break
     except BaseException as exc:  # Ctrl-C too: the report says what happened before it

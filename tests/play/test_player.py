@@ -235,6 +235,17 @@ def test_unregistered_lists_moves_without_their_effect():
     assert [(m.action, m.row, m.col) for m in unregistered(board, moves)] == [("reveal", 0, 0), ("flag", 1, 1)]
 
 
+def test_a_session_keeps_no_final_frames_but_its_hook_sees_each():
+    table = FakeTable(9, 9, 10, seed=21)
+    player, _backend = make_player(table)
+    seen: list[bool] = []
+    summary = play_session(
+        player, 3, lambda: player.mouse.hotkey("ctrl", "r"), on_game=lambda r: seen.append(r.final_frame is not None)
+    )
+    assert seen == [True, True, True]  # play --learn reads it in the hook
+    assert [g.final_frame for g in summary.games] == [None, None, None]  # a long session does not hold them
+
+
 def test_session_records_in_the_replay_format_and_sums_up(tmp_path):
     table = FakeTable(9, 9, 10, seed=21)
     recorder = Recorder(tmp_path / "rec", "fake", table.rules, mines=table.mines)
