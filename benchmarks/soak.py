@@ -4,12 +4,16 @@ Usage: python benchmarks/soak.py --game gnome-mines --games 500 --out-dir runs/s
 
 Starts its own Xvfb and game, runs the documented command `autoplay play --games N --record DIR` once, and
 reads the "game i: ..." line the command prints after each game; at each line the resident memory (VmRSS from
-/proc) of the playing process is sampled.  Everything known so far is written to OUT/soak.json after every game,
+/proc) of the playing process is sampled.  That is one consistent point of every game: the session prints the
+line after the game's frames are written and its freed memory handed back.  A sampler thread also reads RSS every
+0.25 s, so each game's peak (frames in flight, a deep search) is kept too.  Everything known so far is written to OUT/soak.json after every game,
 so a run stopped at any point (SIGTERM or SIGINT to this script: the play process gets Ctrl-C and stops
 cleanly) still leaves its figures.  At the end the recording is audited (`autoplay replay DIR --audit`: every
 board read compared with the layout each game revealed at its end).  Memory is called flat when the largest RSS
 from game 50 on is within 10% of the RSS at game 50; `steady_flat` compares the median of the last 50 samples with
-the median of the first 50 from game 50 on, which transient peaks do not move.
+the median of the first 50 from game 50 on, which transient peaks do not move.  From the recording it also
+sums how often a batch showed no effect in time and the game had to be asked whether it had read the clicks
+(``waits``, and the longest answer), and how often cells were clicked again (``retries``).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -78,6 +83,60 @@ def flatness(samples: list[tuple[int, int]]) -> dict[str, Any]:
     }
 
 
+class Sampler(threading.Thread):
+    """Reads the RSS of ``pid`` every ``period`` seconds; :meth:`take` returns the peak and floor since the last call."""
+
+    def __init__(self, pid: int, period: float = 0.25) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.period = pid, period
+        self.lock = threading.Lock()
+        self.samples: list[int] = []
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(self.period):
+            kib = rss_kib(self.pid)
+            if kib is None:
+                return
+            with self.lock:
+                self.samples.append(kib)
+
+    def take(self) -> tuple[int | None, int | None]:
+        with self.lock:
+            samples, self.samples = self.samples, []
+        return (max(samples), min(samples)) if samples else (None, None)
+
+
+def recorded_games(recording: Path) -> list[dict[str, Any]]:
+    """The recording's per-game records (waits, retries, rereads ...), in order."""
+    path = recording / "decisions.jsonl"
+    if not path.exists():
+        return []
+    games = []
+    for line in path.read_text().splitlines():
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut by a stop
+        if obj.get("type") == "game":
+            games.append(obj)
+    return games
+
+
+def slow_game_figures(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """How often the game was late to show a batch and had to be asked, and how often cells were clicked again."""
+    longest = [g.get("longest_wait", 0.0) for g in games if g.get("waits")]
+    return {
+        "games": len(games),
+        "waits": sum(g.get("waits", 0) for g in games),
+        "games_with_waits": len(longest),
+        "longest_wait_s": max(longest) if longest else None,
+        "median_longest_wait_s": statistics.median(longest) if longest else None,
+        "retries": sum(g.get("retries", 0) for g in games),
+        "rereads": sum(g.get("rereads", 0) for g in games),
+    }
+
+
 def audit(recording: Path, env: dict[str, str]) -> dict[str, Any]:
     """`autoplay replay REC --audit --json`'s verdict on the recording (exit code and its report)."""
     proc = subprocess.run(
@@ -111,12 +170,14 @@ def main() -> int:
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "games": [],
         "rss_kib": [],
+        "rss_kib_peak": [],  # (game, largest 0.25 s sample during it)
         "exit_code": None,
         "stderr": "",
     }
 
     def save() -> None:
         state["rss"] = flatness([(g, kib) for g, kib in state["rss_kib"]])
+        state["rss_peaks"] = flatness([(g, kib) for g, kib in state["rss_kib_peak"]])
         wins = sum(g["result"] == "won" for g in state["games"])
         stopped_on_request = state.get("stopped_by_signal", False)
         aborted = state["exit_code"] not in (None, 0) and not stopped_on_request
@@ -141,26 +202,37 @@ def main() -> int:
         cmd += ["--display", server.name, "--mines", str(running.mines), "--record", str(recording)]
         play = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         state["rss_kib_at_launch"] = rss_kib(play.pid)
-        assert play.stdout is not None
+        sampler = Sampler(play.pid)
+        sampler.start()
+        errors: list[str] = []
+        assert play.stdout is not None and play.stderr is not None
+        drain = threading.Thread(target=lambda: errors.extend(play.stderr), daemon=True)  # a full pipe would block
+        drain.start()
         for line in play.stdout:
             match = GAME_LINE.match(line)
             if not match:
                 continue
             number, result, seconds = int(match[1]), match[2], float(match[3])
             kib = rss_kib(play.pid)
+            peak, _floor = sampler.take()
             state["games"].append({"game": number, "result": result, "seconds": seconds})
             if kib is not None:
                 state["rss_kib"].append((number, kib))
+                state["rss_kib_peak"].append((number, max(kib, peak or 0)))
             state["wall_seconds"] = round(time.monotonic() - started, 1)
             save()
         state["exit_code"] = play.wait()
-        state["stderr"] = play.stderr.read().strip()[-2000:] if play.stderr else ""
+        sampler.done.set()
+        drain.join(5)
+        state["stderr"] = "".join(errors).strip()[-2000:]
         state["stopped_by_signal"] = stop_requested
     state["wall_seconds"] = round(time.monotonic() - started, 1)
     save()
+    state["slow_game"] = slow_game_figures(recorded_games(recording))
     state["audit"] = audit(recording, {**os.environ, "PYTHONPATH": str(ROOT)})
     save()
-    print(json.dumps({k: state[k] for k in ("game", "summary", "rss", "exit_code", "stderr")}, indent=1))
+    keys = ("game", "summary", "rss", "rss_peaks", "slow_game", "exit_code", "stderr")
+    print(json.dumps({k: state[k] for k in keys}, indent=1))
     return 0 if state["exit_code"] == 0 and state["audit"]["exit_code"] == 0 else 1
 
 

@@ -37,6 +37,10 @@ class BoardCovered(WindowProblem):
     """Another window lies over part of the board, so a click there would reach that window."""
 
 
+class GameNotResponding(WindowProblem):
+    """The game has not read its input for longer than play waits (frozen, hung, or starved of CPU)."""
+
+
 class WindowGuard(Protocol):
     """What the one click function asks before it presses a button."""
 
@@ -50,6 +54,13 @@ class WindowGuard(Protocol):
 
     def focus(self) -> None:
         """Give the game window the keyboard focus (gnome-mines pauses without it)."""
+        ...
+
+    def caught_up(self, timeout: float) -> float | None:
+        """Wait until the game has read every click sent so far: the seconds that took, or None if the
+
+        platform cannot tell.  Raises :class:`GameNotResponding` after ``timeout`` seconds without an answer.
+        """
         ...
 
     def close(self) -> None:
@@ -68,6 +79,9 @@ class NoGuard:
         yield
 
     def focus(self) -> None:
+        return None
+
+    def caught_up(self, timeout: float) -> float | None:
         return None
 
     def close(self) -> None:

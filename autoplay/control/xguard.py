@@ -16,7 +16,15 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from autoplay.control.guard import BoardCovered, Rect, WindowClosed, WindowMoved, change_message, intersects
+from autoplay.control.guard import (
+    BoardCovered,
+    GameNotResponding,
+    Rect,
+    WindowClosed,
+    WindowMoved,
+    change_message,
+    intersects,
+)
 from autoplay.control.xserver import XConnection
 from autoplay.errors import ControlError
 
@@ -138,6 +146,19 @@ class X11Guard:
             errors = [WindowClosed("")]
         if errors:
             raise WindowClosed("the window was closed")
+
+    def caught_up(self, timeout: float) -> float | None:
+        """The game's answer to a ``_NET_WM_PING`` (see :mod:`autoplay.control.xping`): seconds, or None."""
+        from Xlib.error import XError
+
+        from autoplay.control.xping import NoAnswer, ping
+
+        try:
+            return ping(self.x.name, self.window_id, timeout)
+        except NoAnswer as exc:
+            raise GameNotResponding(str(exc)) from None
+        except XError:
+            raise WindowClosed("the window was closed") from None
 
     def close(self) -> None:
         self.x.close()

@@ -189,7 +189,9 @@ def new_game_starter(
     The action is repeated (at most ``attempts`` times) while the window still
     shows the finished game: a key pressed while the game is still drawing its
     end (gnome-mines flags the remaining mines after a win) can be lost, and
-    pressing it again on a fresh board does no harm.
+    pressing it again on a fresh board does no harm.  Before it is repeated, the
+    game is asked whether it has read the key at all (a game starved of CPU has
+    not yet: it is waited for).
     """
 
     def start() -> None:
@@ -206,6 +208,11 @@ def new_game_starter(
             settled, _ = player.settle(baseline=before, change_timeout=1.0)
             if shown_state(player.read(settled.frame)) not in FINISHED:
                 return
+            answer = None if settled.changed else player.ask_game()
+            if answer is not None:
+                settled, _ = player.settle(baseline=before, change_timeout=answer[1])
+                if shown_state(player.read(settled.frame)) not in FINISHED:
+                    return
         raise ControlError(f"the game still shows the last game after {attempts} tries to start a new one")
 
     return start

@@ -11,7 +11,10 @@ Policy, and why:
 - Every batch is verified on the next frame: a cell we revealed must no longer
   be hidden, a cell we flagged must show a flag.  Cells that did not change get
   one more wait for a late redraw (a loaded machine draws a click up to ~100 ms
-  late, sometimes in two steps), then are clicked again, a bounded number of times.
+  late, sometimes in two steps); then, where the window system can tell, the
+  game itself is asked whether it has read the clicks yet (a game starved of CPU
+  for seconds has not: it is waited for, not clicked again); only clicks the game
+  has read and still not shown are clicked again, a bounded number of times.
 - A board the solver finds contradictory, or a frame the decoder cannot read,
   is captured again after a longer settle before anything is clicked; only a
   persistent failure stops the game.
@@ -76,6 +79,7 @@ class PlayerSettings:
     change_timeout: float = 0.5  # how long a click may take to show any effect at all
     late_redraw: float = 0.3  # extra wait for cells still missing before they are clicked again
     click_retries: int = 2  # re-clicks of a cell whose click did not register
+    response_timeout: float = 30.0  # how long a game that has not read its clicks yet is waited for
     reread_limit: int = 4  # re-captures of an unreadable or contradictory board
     max_decisions: int = 5000
     final_patience: float = 10.0  # the final board must stay unchanged this many settle intervals (flash, popup)
@@ -93,6 +97,8 @@ class GameResult:
     guesses: int = 0
     retries: int = 0
     rereads: int = 0
+    waits: int = 0  # late batches for which the game was asked whether it had read the clicks yet
+    longest_wait: float = 0.0  # the longest time the game took to answer that question, in seconds
     last_was_guess: bool = False  # a loss after a certain move means a misread (or a bug), never bad luck
     timing: dict[str, float] = field(default_factory=dict)  # summed seconds per phase
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
@@ -113,6 +119,8 @@ class GameResult:
             "guesses": self.guesses,
             "retries": self.retries,
             "rereads": self.rereads,
+            "waits": self.waits,
+            "longest_wait": round(self.longest_wait, 4),
             "last_was_guess": self.last_was_guess,
             "timing": {k: round(v, 6) for k, v in self.timing.items()},
             "final_board": self.final_board,
@@ -253,7 +261,7 @@ class Player:
         settled = wait_settled(
             timed,
             s.settle_interval * patience,
-            s.settle_timeout,
+            s.settle_timeout + change_timeout,  # a long wait for the first change leaves the redraw its own time
             baseline=baseline,
             change_timeout=change_timeout,
             roi=board_roi(self.grid),
@@ -280,6 +288,19 @@ class Player:
         if getattr(decoded, "grid", None) is not None:
             self.grid = decoded.grid
         return decoded
+
+    def ask_game(self) -> tuple[float, float] | None:
+        """Ask the game whether it has read every click and key sent so far (it answers once it has).
+
+        Returns the seconds the answer took and how long to wait for the redraw that follows: a game
+        that took long to answer is short of CPU and draws slowly too.  None when the window system
+        cannot tell; raises :class:`~autoplay.control.guard.GameNotResponding` when no answer comes.
+        """
+        s = self.settings
+        answered = self.mouse.guard.caught_up(s.response_timeout)
+        if answered is None:
+            return None
+        return answered, min(s.late_redraw + 4 * answered, s.response_timeout)
 
     def check_window(self) -> None:
         """Ask the window system (not the last frame) whether the window is in place and the board uncovered."""
@@ -405,6 +426,7 @@ class _GameInProgress:
         self.grabbing = self.waited = 0.0
         self.expected: list[Move] = []
         self.waited_late = False
+        self.asked_game = False  # whether the game has been asked if it read the last batch
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
         self.final_checked = False
@@ -503,15 +525,29 @@ class _GameInProgress:
         self.capture(self.frame, patience=4.0, change_timeout=self.settings.late_redraw)
 
     def recover(self, missing: list[Move]) -> None:
-        """Cells of the last batch show no effect: first wait for a late redraw, then click them again.
+        """Cells of the last batch show no effect: wait for a late redraw, then for the game to read the
+        clicks, and only then click them again.
 
         Under load a game can show a click ~100 ms late, after a first partial
-        redraw; clicking at once would take a late flag off again.
+        redraw, or not run at all for seconds; clicking again before it has read
+        the first click would take a late flag off, and giving up would stop a
+        session over a slow game.  Once the game says it has read its input, its
+        effect is drawn in the next frame: the wait for it grows with how long
+        the game took to answer (a starved game draws slowly too).
         """
         if not self.waited_late:
             self.waited_late = True
             self.capture(self.frame, change_timeout=self.settings.late_redraw)
             return
+        if not self.asked_game:
+            self.asked_game = True
+            answer = self.player.ask_game()
+            if answer is not None:
+                answered, patience = answer
+                self.result.waits += 1
+                self.result.longest_wait = max(self.result.longest_wait, answered)
+                self.capture(self.frame, change_timeout=patience)
+                return
         if self.retries_left <= 0:
             raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
         before = self.frame
@@ -521,7 +557,7 @@ class _GameInProgress:
         self.result.clicks += reclicked  # a game's clicks are the presses it made, re-clicks included
         self.retries_left -= 1
         self.result.retries += 1
-        self.expected, self.waited_late = missing, False
+        self.expected, self.waited_late, self.asked_game = missing, False, False
         self.capture(before, patience=2.0)
 
     def act(self, decoded: DecodedFrame, decision: Decision, state: str, t_decode: float, t_solve: float) -> None:
@@ -553,5 +589,5 @@ class _GameInProgress:
             result.result = "dry-run"
             return
         before = self.frame
-        self.expected, self.waited_late = moves, False
+        self.expected, self.waited_late, self.asked_game = moves, False, False
         self.capture(before)

@@ -7,7 +7,10 @@ start, every :data:`KEYFRAME_EVERY` frames and for tagged frames (an unreadable
 frame is kept whole, ready to calibrate on).  Encoding still costs ~15 ms, a
 fifth of a decision, so frames are written by one background thread (OpenCV
 releases the GIL while encoding); ``close()`` waits for the last of them, and a
-failed write surfaces at the next call instead of being lost.
+failed write surfaces at the next call instead of being lost.  At most
+:data:`MAX_PENDING` frames wait for that thread: on a loaded machine the live
+loop can outpace it, and an unbounded queue of window-sized frames made a long
+session's memory jump by megabytes at random moments.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ DECISIONS_FILE = "decisions.jsonl"
 FRAMES_DIR = "frames"
 #: zlib level of the frame PNGs: 6 makes deltas a third of level 1's size for a few ms more, off the live thread.
 PNG_LEVEL = 6
+#: Frames queued for the writer thread at most; one more waits for the oldest to be written.
+MAX_PENDING = 8
 
 
 class Recorder:
@@ -82,7 +87,13 @@ class Recorder:
             assert previous is not None
             name = f"{FRAMES_DIR}/{self._frames:06d}{DELTA_SUFFIX}"
             self._pending.append(self._writer.submit(_write_delta, self.root / name, previous, image))
+        while len(self._pending) > MAX_PENDING:
+            self._pending.pop(0).result()
         return name
+
+    def flush(self) -> None:
+        """Wait until every frame handed over so far is on disk (between games: nothing is left in memory)."""
+        self._check_writes(wait=True)
 
     def _check_writes(self, wait: bool = False) -> None:
         """Raise the first failed frame write; with ``wait``, after all pending writes finished."""

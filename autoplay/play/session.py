@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from autoplay.play.memory import release_free_memory
 from autoplay.play.player import GameResult, Player
 from autoplay.sim.stats import wilson_interval
 
@@ -94,8 +95,13 @@ def play_session(
                 player.recorder.game(
                     number, result.result, **{k: v for k, v in result.to_dict().items() if k != "result"}
                 )
+                player.recorder.flush()  # the game's frames are on disk: none is held into the next game
+            release_free_memory()
             if on_game is not None:
                 on_game(result)
+            # The final frame is for the hook (play --learn) only: kept in the summary, a window-sized array per
+            # game would grow a long session's memory by megabytes a game.
+            result.final_frame = None
             if result.result == "dry-run":
                 break
     except BaseException as exc:  # Ctrl-C too: the report says what happened before it

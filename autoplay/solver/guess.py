@@ -121,7 +121,10 @@ def choose_guess(analysis: Analysis, mines: int | None, deadline: float, depth: 
 
 #: Guesses already worked out, by (position, mine total, depth); see :func:`choose_guess`.
 _CHOICES: dict[tuple[Position, int | None, int], GuessChoice] = {}
-_CHOICES_LIMIT = 2048
+#: An entry (a position and its ranked candidates) holds ~11 KB; at 2048 a session gains ~1.4 a game for 1,500
+#: games (simulated expert RSS +12% from game 50 to 500).  The openings that recur are met within a few games:
+#: at 256, 300 simulated xdemineur games keep 186 of its 198 hits, and RSS moves 4% from game 50 to 500.
+_CHOICES_LIMIT = 256
 
 
 def clear_guess_cache() -> None:

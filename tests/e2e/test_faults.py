@@ -7,6 +7,7 @@ landed: none may land anywhere but the board, and a covering window must receive
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import time
@@ -16,7 +17,7 @@ import pytest
 from autoplay.control.capture import grab, wait_settled
 from autoplay.errors import UnreadableBoardError
 from autoplay.vision import load_skin, locate_grid
-from tests.e2e.fault_harness import Table, random_cover_rect
+from tests.e2e.fault_harness import Table, random_cover_rect, read_events
 
 pytestmark = pytest.mark.e2e
 
@@ -107,6 +108,33 @@ def test_a_game_paused_by_losing_focus_is_resumed(table):
     summary = outcome.summary()
     assert summary is not None and summary["games"] == 2 and summary["rereads"] >= 1
     assert outcome.off_board == [] and outcome.cover_presses == []
+
+
+@pytest.mark.parametrize("seconds", [4.0, 10.0])
+def test_a_game_frozen_mid_game_is_waited_for_not_clicked_again(table, seconds):
+    """A game that does not run for seconds (SIGSTOP: the extreme of a CPU-starved game) has not read the batch
+    sent to it; play asks it (_NET_WM_PING), waits for the answer and the redraw, and finishes: no press while
+    the game is stopped, no "click(s) did not register" abort (which a 4 s stop gave before)."""
+
+    def freeze(_):
+        pid = table.game.process.pid
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            time.sleep(0.5)  # a batch already on its way when the game stopped is delivered by now
+            before = sum(e["ev"] == "press" for e in read_events(table.record_log))
+            time.sleep(seconds - 0.5)
+            during = sum(e["ev"] == "press" for e in read_events(table.record_log)) - before
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        return {"presses_while_stopped": during}
+
+    outcome = table.attack(freeze, delay=(0.0, 0.3), games=2, rng=random.Random(9), after_presses=5, timeout=300)
+    assert outcome.fault_at is not None
+    assert outcome.exit_code == 0, outcome.stderr_lines
+    assert outcome.extra["presses_while_stopped"] == 0
+    summary = outcome.summary()
+    assert summary is not None and summary["games"] == 2
+    assert outcome.off_board == []
 
 
 def test_play_started_with_the_pointer_on_a_tile_reads_the_board(table):

@@ -57,6 +57,9 @@ class FakeTable:
         self.grabs = 0
         self.focused = 0
         self.pending: list[tuple[int, tuple[int, int], str]] = []  # (grab number, cell, button)
+        self.hung = False  # the game never answers when asked whether it has read its clicks
+        self.answer_seconds = 0.0  # how long it takes to answer
+        self.unread_new_games = 0  # new-game keys pressed that the game has not read yet
 
     def new_game(self) -> None:
         self.game = Game(self.rows, self.cols, self.mines, self.rules, self.rng)
@@ -123,6 +126,7 @@ class FakeGuard:
     def __init__(self, table: FakeTable) -> None:
         self.table = table
         self.checks = 0
+        self.pings = 0
 
     def check_clear(self, board: tuple[int, int, int, int]) -> None:
         from autoplay.control.guard import BoardCovered, WindowMoved
@@ -141,17 +145,38 @@ class FakeGuard:
     def focus(self) -> None:
         self.table.focused += 1
 
+    def caught_up(self, timeout: float) -> float | None:
+        """The game reads the clicks it had not read yet (they show on the next grab), unless it is hung."""
+        from autoplay.control.guard import GameNotResponding
+
+        self.pings += 1
+        if self.table.hung:
+            raise GameNotResponding(f"the game did not answer for {timeout:.0f} s (frozen or hung?)")
+        table = self.table
+        table.pending = [(min(due, table.grabs + 1), cell, button) for due, cell, button in table.pending]
+        for _ in range(table.unread_new_games):
+            table.new_game()
+        table.unread_new_games = 0
+        return table.answer_seconds
+
     def close(self) -> None:
         return None
+
+
+#: The grab number of a click the game has not read: it shows only once the game is asked (``caught_up``).
+UNREAD = 10**9
 
 
 class FakeBackend:
     """A pointer that clicks into a FakeTable; ``drop`` lists click numbers (1-based) the game ignores."""
 
-    def __init__(self, table: FakeTable, drop: set[int] | None = None, lag_grabs: int = 0) -> None:
+    def __init__(
+        self, table: FakeTable, drop: set[int] | None = None, lag_grabs: int = 0, unread: bool = False
+    ) -> None:
         self.table = table
         self.drop = drop or set()
         self.lag_grabs = lag_grabs  # the game shows a click only this many screen grabs later
+        self.unread = unread  # the game (starved of CPU) reads a click only when asked whether it has
         self.lost_keys = 0  # how many key presses the game ignores before it reacts
         self.pos = (640, 512)
         self.clicks: list[tuple[int, int, str]] = []
@@ -173,14 +198,18 @@ class FakeBackend:
         if cell is None:
             self.stray.append((x, y, button))
             return
-        if self.lag_grabs:
+        if self.unread:
+            self.table.pending.append((UNREAD, cell, button))
+        elif self.lag_grabs:
             self.table.pending.append((self.table.grabs + self.lag_grabs, cell, button))
         else:
             self.table.apply(cell, button)
 
     def hotkey(self, *keys: str) -> None:
         self.keys.append(keys)
-        if keys == ("ctrl", "r") and len(self.keys) > self.lost_keys:
+        if keys == ("ctrl", "r") and self.unread:
+            self.table.unread_new_games += 1
+        elif keys == ("ctrl", "r") and len(self.keys) > self.lost_keys:
             self.table.new_game()
 
     def size(self) -> tuple[int, int]:

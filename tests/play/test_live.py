@@ -51,13 +51,14 @@ def finished_table_and_player(lost_keys: int):
     from autoplay.control.mouse import Mouse
     from autoplay.play.player import Player, PlayerSettings
     from autoplay.solver import choose_move
-    from tests.play.fakes import FakeBackend, FakeTable
+    from tests.play.fakes import FakeBackend, FakeGuard, FakeTable
 
     table = FakeTable(9, 9, 10, seed=2)
     backend = FakeBackend(table)
     backend.lost_keys = lost_keys
     settings = PlayerSettings(settle_interval=0.002, change_timeout=0.05, late_redraw=0.05)
-    player = Player(table, Mouse(backend), table.decode, partial(choose_move, mines=10, rules=table.rules), settings)
+    mouse = Mouse(backend, guard=FakeGuard(table))
+    player = Player(table, mouse, table.decode, partial(choose_move, mines=10, rules=table.rules), settings)
     player.play_game(1)
     assert table.state in ("won", "lost")
     return table, backend, player
@@ -76,3 +77,11 @@ def test_a_game_that_never_restarts_is_an_error_not_a_fake_game():
     with pytest.raises(ControlError, match="still shows the last game"):
         new_game_starter(player, FakeWindow(table), {"key": "ctrl+r"}, attempts=2)()
     assert len(backend.keys) == 2
+
+
+def test_a_new_game_key_the_game_has_not_read_yet_is_waited_for_not_pressed_again():
+    table, backend, player = finished_table_and_player(lost_keys=0)
+    backend.unread = True  # the game is starved of CPU: it reads the key only when asked whether it has
+    new_game_starter(player, FakeWindow(table), {"key": "ctrl+r"})()
+    assert backend.keys == [("ctrl", "r")] and player.mouse.guard.pings == 1
+    assert table.state == "playing"

@@ -11,7 +11,7 @@ import pytest
 
 from autoplay.board.model import Board
 from autoplay.board.rules import Rules
-from autoplay.control.guard import BoardCovered, WindowMoved
+from autoplay.control.guard import BoardCovered, GameNotResponding, WindowMoved
 from autoplay.control.mouse import Mouse
 from autoplay.errors import ContradictionError, UnreadableBoardError
 from autoplay.play.player import Player, PlayerSettings, shown_state, unregistered
@@ -87,6 +87,35 @@ def test_clicks_that_never_register_stop_the_game():
         player.play_game(1)
     later = backend.clicks[1:]  # the first click registered; every later batch is tried 1 + click_retries times
     assert len(later) == (1 + PlayerSettings().click_retries) * len(set(later))
+
+
+def test_a_game_that_has_not_read_its_clicks_is_asked_and_waited_for_not_clicked_again():
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table, unread=True)  # every click shows only once the game is asked: a starved game
+    table.answer_seconds = 0.01
+    player, _ = make_player(table, backend)
+    result = player.play_game(1)
+    assert result.result in ("won", "lost")
+    assert result.retries == 0 and result.waits >= 1 and result.longest_wait == 0.01
+    assert len(backend.clicks) == len(set(backend.clicks))  # no cell clicked twice (a flag would come off)
+
+
+def test_a_game_that_never_answers_stops_play_without_clicking_again():
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table, unread=True)
+    table.hung = True
+    player, _ = make_player(table, backend)
+    with pytest.raises(GameNotResponding, match="did not answer"):
+        player.play_game(1)
+    assert len(backend.clicks) == 1  # the opening click, never repeated
+
+
+def test_without_an_answer_to_ask_for_lost_clicks_are_still_retried():
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table, drop={2})
+    player = Player(table, Mouse(backend), table.decode, make_player(table)[0].solve, PlayerSettings(**FAST))  # NoGuard
+    result = player.play_game(1)
+    assert result.retries >= 1 and result.waits == 0 and result.result in ("won", "lost")
 
 
 def test_contradiction_is_recaptured_before_any_click():
@@ -233,6 +262,17 @@ def test_unregistered_lists_moves_without_their_effect():
     board = Board.from_text("..1\nF.1\n111")
     moves = [Move("reveal", 0, 0, 0.0), Move("flag", 1, 0, 1.0), Move("flag", 1, 1, 1.0), Move("reveal", 0, 2, 0.0)]
     assert [(m.action, m.row, m.col) for m in unregistered(board, moves)] == [("reveal", 0, 0), ("flag", 1, 1)]
+
+
+def test_a_session_keeps_no_final_frames_but_its_hook_sees_each():
+    table = FakeTable(9, 9, 10, seed=21)
+    player, _backend = make_player(table)
+    seen: list[bool] = []
+    summary = play_session(
+        player, 3, lambda: player.mouse.hotkey("ctrl", "r"), on_game=lambda r: seen.append(r.final_frame is not None)
+    )
+    assert seen == [True, True, True]  # play --learn reads it in the hook
+    assert [g.final_frame for g in summary.games] == [None, None, None]  # a long session does not hold them
 
 
 def test_session_records_in_the_replay_format_and_sums_up(tmp_path):

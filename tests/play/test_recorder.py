@@ -46,3 +46,26 @@ def test_frames_decisions_games_and_session_round_trip(tmp_path):
     assert set(decision.timing) == {"capture", "settle", "decode", "solve", "click"}
     assert [(g.game, g.result) for g in recording.games] == [(1, "lost")]
     assert recording.rules == Rules("none", "flag-all")
+
+
+def test_frames_waiting_for_the_writer_are_bounded_and_flush_writes_them_all(tmp_path, monkeypatch):
+    import time
+
+    from autoplay.play import recorder as recorder_module
+
+    written = []
+
+    def slow_write(path, image):  # a writer thread that falls behind, as on a loaded machine
+        time.sleep(0.01)
+        written.append(path)
+
+    monkeypatch.setattr(recorder_module, "_write_png", slow_write)
+    rec = Recorder(tmp_path, "xdemineur", Rules("none", "flag-all"), mines=99)
+    queued = []
+    for i in range(30):
+        rec.frame(np.full((20, 30, 3), i, np.uint8))
+        queued.append(len(rec._pending))
+    assert max(queued) <= recorder_module.MAX_PENDING  # the live loop waits instead of holding every frame
+    rec.flush()
+    assert rec._pending == [] and len(written) == 30
+    rec.close()
