@@ -147,12 +147,18 @@ def play_out(game: Game, next_decision: Callable[[], Decision]) -> tuple[int, in
 
 
 def play_game(
-    spec: GameSpec, seed: int, index: int, decide: Decider | None = None, layout: tuple[int, ...] | None = None
+    spec: GameSpec,
+    seed: int,
+    index: int,
+    decide: Decider | None = None,
+    layout: tuple[int, ...] | None = None,
+    observe: Callable[[Decision], None] | None = None,
 ) -> GameResult:
     """Play one game to its end; a move that makes no progress twice in a row aborts it as an error.
 
     Without ``decide`` the solver plays through :func:`tracked_solver`.  With ``layout`` (flat mine
-    indices) the game has those mines instead of the ones ``(seed, index)`` would deal.
+    indices) the game has those mines instead of the ones ``(seed, index)`` would deal.  ``observe`` sees
+    every decision before it is applied (the decision-hash test pins the solver's choices with it).
     """
     rng = game_rng(seed, index)
     game_seed = random.Random(rng.getrandbits(64))
@@ -168,6 +174,14 @@ def play_game(
 
         def next_decision() -> Decision:
             return given(game.board(), spec.rules, solver_rng)
+
+    if observe is not None:
+        unobserved, watch = next_decision, observe
+
+        def next_decision() -> Decision:
+            decision = unobserved()
+            watch(decision)
+            return decision
 
     guesses, decisions, times, error = play_out(game, next_decision)
     safe_total = spec.rows * spec.cols - game.occupied
