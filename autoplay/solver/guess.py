@@ -296,23 +296,25 @@ def _look_ahead(
         return None
     try:
         outcomes = reveal_outcomes(pos, mines, index, deadline=deadline)
+        for value in range(base, base + hidden + 1):
+            after = outcomes.get(value)  # joined only now, so numbers after a cut cost nothing
+            if after is None:
+                continue
+            chance = Fraction(after.solutions, analysis.solutions)
+            opened = after.safe_cell_count()
+            if opened:
+                survive_two += chance
+                progress += chance
+                expected_safe += chance * opened
+            else:
+                survive_two += chance * Fraction(1 - after.lowest_probability())
+            if beat is not None:
+                seen += chance
+                ceiling = float(survive_two + PROGRESS_BONUS * progress) + (1 + PROGRESS_BONUS) * (
+                    safety - float(seen)
+                )
+                if ceiling < beat - _MARGIN:
+                    break
     except BudgetExceeded:
         return None
-    for value in range(base, base + hidden + 1):
-        after = outcomes.get(value)
-        if after is None:
-            continue
-        chance = Fraction(after.solutions, analysis.solutions)
-        opened = after.safe_cell_count()
-        if opened:
-            survive_two += chance
-            progress += chance
-            expected_safe += chance * opened
-        else:
-            survive_two += chance * Fraction(1 - after.lowest_probability())
-        if beat is not None:
-            seen += chance
-            ceiling = float(survive_two + PROGRESS_BONUS * progress) + (1 + PROGRESS_BONUS) * (safety - float(seen))
-            if ceiling < beat - _MARGIN:
-                break
     return Scored(index, 1.0 - p_mine, float(survive_two), float(progress), float(expected_safe))
