@@ -396,6 +396,10 @@ def _check(deadline: float | None) -> None:
 
 
 # -- joining components -----------------------------------------------------
+def _choose(n: int, k: int) -> int:
+    return comb(n, k) if 0 <= k <= n else 0
+
+
 @lru_cache(maxsize=256)
 def _room(n_off: int, left: int, size: int) -> tuple[int, ...]:
     """Ways to place the rest off the frontier when m = 0..size-1 mines are on it (the guess search asks often).

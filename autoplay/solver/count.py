@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
+from operator import add, sub
 
 
 class BudgetExceeded(Exception):
@@ -197,6 +198,7 @@ class _Enumerator:
         # for group i: (where its numbers' needs come from, their fresh value, capacity left after i)
         self.terms = []
         self.plans = []
+        self.touches: list[tuple[int, ...]] = []
         for i in range(k):
             self._check_deadline()
             terms = []
@@ -208,6 +210,7 @@ class _Enumerator:
             for c in open_at[i + 1]:
                 plan.append((position[i].get(c, -1), needs[c], c in touching[i]))
             self.plans.append(plan)
+            self.touches.append(tuple(int(touched) for _src, _fresh, touched in plan))
         self.memo: dict[tuple[int, tuple[int, ...]], dict[int, list[int]]] = {}
 
     def _check_deadline(self) -> None:
@@ -237,22 +240,20 @@ class _Enumerator:
         out: dict[int, list[int]] = {}
         plan = self.plans[i]
         step = self.steps[i]
+        # what each open number still needs before this group's mines, then less x where the group touches it
+        before = tuple([fresh if src < 0 else state[src] for src, fresh, _touched in plan])
+        touches = self.touches[i]
         for x in range(lo, hi + 1):
-            next_state = tuple(
-                (fresh if src < 0 else state[src]) - (x if touched else 0) for src, fresh, touched in plan
-            )
-            sub = self._solve(i + 1, next_state)
-            if not sub:
+            next_state = tuple(map(sub, before, map(x.__mul__, touches))) if x else before
+            below = self._solve(i + 1, next_state)
+            if not below:
                 continue
             ways = comb(size, x)
-            for m, vec in sub.items():
-                w = vec[0] * ways
-                new = [w, w * x] + ([v * ways for v in vec[1:]] if ways != 1 else vec[1:])
-                acc = out.get(m + x * step)
-                if acc is None:
-                    out[m + x * step] = new
-                else:
-                    for p, v in enumerate(new):
-                        acc[p] += v
+            shift = x * step
+            for m, vec in below.items():
+                new = list(map(ways.__mul__, vec)) if ways != 1 else list(vec)
+                new.insert(1, new[0] * x)
+                acc = out.get(m + shift)
+                out[m + shift] = new if acc is None else list(map(add, acc, new))
         self.memo[key] = out
         return out

@@ -310,9 +310,7 @@ def _look_ahead(
                 survive_two += chance * Fraction(1 - after.lowest_probability())
             if beat is not None:
                 seen += chance
-                ceiling = float(survive_two + PROGRESS_BONUS * progress) + (1 + PROGRESS_BONUS) * (
-                    safety - float(seen)
-                )
+                ceiling = float(survive_two + PROGRESS_BONUS * progress) + (1 + PROGRESS_BONUS) * (safety - float(seen))
                 if ceiling < beat - _MARGIN:
                     break
     except BudgetExceeded:
