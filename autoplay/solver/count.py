@@ -235,8 +235,10 @@ class _Enumerator:
         lo, hi = 0, size
         for src, fresh, capacity_after in self.terms[i]:
             need = fresh if src < 0 else state[src]
-            lo = max(lo, need - capacity_after)
-            hi = min(hi, need)
+            if need - capacity_after > lo:
+                lo = need - capacity_after
+            if need < hi:
+                hi = need
         out: dict[int, list[int]] = {}
         plan = self.plans[i]
         step = self.steps[i]

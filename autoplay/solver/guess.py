@@ -34,12 +34,14 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from autoplay.board.model import neighbour_table
 from autoplay.solver.analysis import Analysis, reveal_outcomes
 from autoplay.solver.count import BudgetExceeded
 from autoplay.solver.deeper import deeper_pick
 from autoplay.solver.endgame import MAX_LAYOUTS, EndgameSearch, SearchTimeout, list_layouts
-from autoplay.solver.position import Position
+from autoplay.solver.position import Position, neighbour_counts
 
 #: Candidates need safety at least this fraction of the best safety.
 WINDOW = 0.9
@@ -254,18 +256,25 @@ def _dead_fifty_fifty(analysis: Analysis, risk: dict[int, float]) -> int | None:
 
 def _candidates(pos: Position, risk: dict[int, float]) -> list[int]:
     """Safest frontier cells and a few off-frontier cells, safest first."""
-    nbrs = neighbour_table(pos.rows, pos.cols)
     frontier = {j for con in pos.constraints for j in con.unknowns}
-    unknown = set(pos.unknown)
     best_safety = 1.0 - min(risk.values())
     floor = WINDOW * best_safety
     on = sorted((j for j in frontier if 1.0 - risk[j] >= floor), key=lambda j: (risk[j], j))[:MAX_CANDIDATES]
     off = [j for j in pos.unknown if j not in frontier and 1.0 - risk[j] >= floor]
     # fewer unknown neighbours (corners, then edges): more likely to show a zero and open an area
-    off.sort(key=lambda j: (sum(1 for k in nbrs[j] if k in unknown), j))
+    if len(off) > MAX_OFF_FRONTIER:
+        hidden_around = _unknown_neighbours(pos)
+        off.sort(key=lambda j: (hidden_around[j], j))
     chosen = on + off[:MAX_OFF_FRONTIER]
     chosen.sort(key=lambda j: (risk[j], j))
     return chosen
+
+
+def _unknown_neighbours(pos: Position) -> list[int]:
+    """How many unknown neighbours each cell of the board has (flat), counted for the whole grid with numpy."""
+    mask = np.zeros(pos.rows * pos.cols, np.int16)
+    mask[list(pos.unknown)] = 1
+    return neighbour_counts(mask.reshape(pos.rows, pos.cols)).ravel().tolist()
 
 
 def _look_ahead(
