@@ -90,25 +90,19 @@ def _count(
     result = _Enumerator(sizes, cons_groups, needs, deadline, steps).run()
     k = len(order)
     ordered = tuple(groups[g] for g in order)
-    by_watched: dict[int, tuple[list[int], list[list[int]]]] = {}
+    by_watched: dict[int, dict[int, list[int]]] = {}
     for key, vec in result.items():
         seen, m = divmod(key, _WATCH)
-        if seen not in by_watched:
-            by_watched[seen] = ([], [[] for _ in range(k)])
-        totals, per_group = by_watched[seen]
-        if len(totals) <= m:
-            grow = m + 1 - len(totals)
-            totals.extend([0] * grow)
-            for row in per_group:
-                row.extend([0] * grow)
-        totals[m] = vec[0]
-        for i in range(k):
-            per_group[i][m] = vec[1 + i]
-    return ordered, {
-        seen: ComponentCount(ordered, tuple(totals), tuple(tuple(row) for row in per_group))
-        for seen, (totals, per_group) in sorted(by_watched.items())
-        if any(totals)
-    }
+        by_watched.setdefault(seen, {})[m] = vec
+    zero = [0] * (k + 1)
+    counts: dict[int, ComponentCount] = {}
+    for seen in sorted(by_watched):
+        vecs = by_watched[seen]
+        # one column per mine count (totals, then each group's mines); transposed into rows in C
+        rows = tuple(zip(*[vecs.get(m, zero) for m in range(max(vecs) + 1)]))
+        if any(rows[0]):
+            counts[seen] = ComponentCount(ordered, rows[0], rows[1:])
+    return ordered, counts
 
 
 #: Result keys are ``mines + _WATCH * watched mines``; no component holds this many mines.

@@ -11,6 +11,8 @@ hands out is the one :func:`read_position` would read from the same board
 
 from __future__ import annotations
 
+from itertools import compress
+
 from autoplay.board.model import neighbour_table
 from autoplay.solver.position import Constraint, Position, useful_constraints
 
@@ -22,7 +24,11 @@ class PositionTracker:
         self.rows, self.cols = rows, cols
         self._nbrs = neighbour_table(rows, cols)
         self._unknown = set(range(rows * cols))
+        #: the same cells as a 0/1 mask, from which the sorted tuple a position needs is read in C
+        self._unknown_mask = bytearray(b"\x01" * (rows * cols))
         self._mines: set[int] = set()
+        #: flags around each cell, kept as flags are placed so a refresh need not count them
+        self._mines_around = [0] * (rows * cols)
         self._numbers: dict[int, int] = {}
         #: numbers that still touch an unknown cell, by their flat index
         self._live: dict[int, Constraint] = {}
@@ -35,16 +41,22 @@ class PositionTracker:
         """
         unknown, numbers, nbrs = self._unknown, self._numbers, self._nbrs
         touched: set[int] = set()
+        mask = self._unknown_mask
         for index, number in opened:
             unknown.discard(index)
+            mask[index] = 0
             numbers[index] = number
             touched.add(index)
             touched.update(nbrs[index])
+        mines_around = self._mines_around
         for index in flagged:
             if index in unknown:
                 unknown.discard(index)
+                mask[index] = 0
                 self._mines.add(index)
                 touched.update(nbrs[index])
+                for j in nbrs[index]:
+                    mines_around[j] += 1
         for cell in touched:
             if cell in numbers:
                 self._refresh(cell)
@@ -55,16 +67,15 @@ class PositionTracker:
         return Position(
             self.rows,
             self.cols,
-            tuple(sorted(self._unknown)),
+            tuple(compress(range(self.rows * self.cols), self._unknown_mask)),
             tuple(sorted(self._mines)),
             useful_constraints(constraints, self.cols),
         )
 
     def _refresh(self, cell: int) -> None:
-        around = self._nbrs[cell]
-        unknowns = tuple(j for j in around if j in self._unknown)
+        unknown = self._unknown
+        unknowns = tuple([j for j in self._nbrs[cell] if j in unknown])
         if unknowns:
-            need = self._numbers[cell] - sum(1 for j in around if j in self._mines)
-            self._live[cell] = Constraint(cell, unknowns, need)
+            self._live[cell] = Constraint(cell, unknowns, self._numbers[cell] - self._mines_around[cell])
         else:
             self._live.pop(cell, None)
