@@ -183,10 +183,13 @@ class _Enumerator:
         k = len(sizes)
         first = [min(gs) for gs in cons_groups]
         last = [max(gs) for gs in cons_groups]
-        touching: list[list[int]] = [[] for _ in range(k)]
+        # for each group: the numbers touching it (ascending) and the room their other groups leave after it
+        touching: list[list[tuple[int, int]]] = [[] for _ in range(k)]
         for c, gs in enumerate(cons_groups):
-            for g in gs:
-                touching[g].append(c)
+            after = 0
+            for g in reversed(gs):
+                touching[g].append((c, after))
+                after += sizes[g]
         open_at = _open_numbers(first, last, k, self._check_deadline)
         position = [{c: p for p, c in enumerate(cs)} for cs in open_at]
         # for group i: (where its numbers' needs come from, their fresh value, capacity left after i)
@@ -195,14 +198,10 @@ class _Enumerator:
         self.touches: list[tuple[int, ...]] = []
         for i in range(k):
             self._check_deadline()
-            terms = []
-            for c in touching[i]:
-                capacity_after = sum(sizes[g] for g in cons_groups[c] if g > i)
-                terms.append((position[i].get(c, -1), needs[c], capacity_after))
-            self.terms.append(terms)
-            plan = []
-            for c in open_at[i + 1]:
-                plan.append((position[i].get(c, -1), needs[c], c in touching[i]))
+            where = position[i]
+            self.terms.append([(where.get(c, -1), needs[c], capacity_after) for c, capacity_after in touching[i]])
+            here = {c for c, _capacity in touching[i]}
+            plan = [(where.get(c, -1), needs[c], c in here) for c in open_at[i + 1]]
             self.plans.append(plan)
             self.touches.append(tuple(int(touched) for _src, _fresh, touched in plan))
         self.memo: dict[tuple[int, tuple[int, ...]], dict[int, list[int]]] = {}

@@ -159,7 +159,7 @@ class EndgameSearch:
             for p in parts.values():
                 if won + left < best * total - _SLACK:
                     break
-                won += len(p) * self._value(tuple(p), revealed | b)[0]
+                won += 1.0 if len(p) == 1 else len(p) * self._value(tuple(p), revealed | b)[0]
                 left -= len(p)
             else:
                 value = won / total
@@ -192,4 +192,6 @@ class EndgameSearch:
             for s in layouts:
                 parts.setdefault(tuple([(s & m).bit_count() for m in masks]), []).append(s)
         now = revealed | free
-        return sum(len(p) * self._value(tuple(p), now)[0] for p in parts.values()) / len(layouts)
+        # a part of one layout is won outright (what _value says of it, without the call)
+        value = self._value
+        return sum(1.0 if len(p) == 1 else len(p) * value(tuple(p), now)[0] for p in parts.values()) / len(layouts)
