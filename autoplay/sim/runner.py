@@ -132,13 +132,13 @@ def play_out(game: Game, next_decision: Callable[[], Decision]) -> tuple[int, in
         decisions += 1
         if decision.guess and not first:
             guesses += 1
-        before = (game.safe_left, sum(game.flagged))
+        before = (game.safe_left, len(game.flags_placed))  # flags are never removed
         for move in decision.moves:
             if move.action == "flag":
                 game.flag(move.row, move.col)
             elif not game.reveal(move.row, move.col):
                 break
-        if (game.safe_left, sum(game.flagged)) == before and not game.over:
+        if (game.safe_left, len(game.flags_placed)) == before and not game.over:
             stalls += 1
             if stalls >= 2:
                 error = f"solver made no progress on decision {decisions}: {decision.moves[:3]}"

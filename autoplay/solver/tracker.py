@@ -11,8 +11,6 @@ hands out is the one :func:`read_position` would read from the same board
 
 from __future__ import annotations
 
-from itertools import compress
-
 from autoplay.board.model import neighbour_table
 from autoplay.solver.position import Constraint, Position, useful_constraints
 
@@ -24,8 +22,6 @@ class PositionTracker:
         self.rows, self.cols = rows, cols
         self._nbrs = neighbour_table(rows, cols)
         self._unknown = set(range(rows * cols))
-        #: the same cells as a 0/1 mask, from which the sorted tuple a position needs is read in C
-        self._unknown_mask = bytearray(b"\x01" * (rows * cols))
         self._mines: set[int] = set()
         #: flags around each cell, kept as flags are placed so a refresh need not count them
         self._mines_around = [0] * (rows * cols)
@@ -41,10 +37,8 @@ class PositionTracker:
         """
         unknown, numbers, nbrs = self._unknown, self._numbers, self._nbrs
         touched: set[int] = set()
-        mask = self._unknown_mask
         for index, number in opened:
             unknown.discard(index)
-            mask[index] = 0
             numbers[index] = number
             touched.add(index)
             touched.update(nbrs[index])
@@ -52,7 +46,6 @@ class PositionTracker:
         for index in flagged:
             if index in unknown:
                 unknown.discard(index)
-                mask[index] = 0
                 self._mines.add(index)
                 touched.update(nbrs[index])
                 for j in nbrs[index]:
@@ -67,7 +60,7 @@ class PositionTracker:
         return Position(
             self.rows,
             self.cols,
-            tuple(compress(range(self.rows * self.cols), self._unknown_mask)),
+            tuple(sorted(self._unknown)),
             tuple(sorted(self._mines)),
             useful_constraints(constraints, self.cols),
         )
