@@ -111,10 +111,11 @@ _WATCH = 1 << 16
 
 def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
     """Breadth-first order from a far-away group, so the band of open numbers stays thin."""
-    adjacent: list[set[int]] = [set() for _ in range(n)]
+    around: list[set[int]] = [set() for _ in range(n)]
     for gs in cons_groups:
         for g in gs:
-            adjacent[g].update(gs)
+            around[g].update(gs)
+    adjacent = [sorted(a) for a in around]  # sorted once: every search walks them in this order
 
     def bfs(start: int) -> list[int]:
         seen = {start}
@@ -122,7 +123,7 @@ def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
         queue = deque([start])
         while queue:
             g = queue.popleft()
-            for h in sorted(adjacent[g]):
+            for h in adjacent[g]:
                 if h not in seen:
                     seen.add(h)
                     out.append(h)
