@@ -296,10 +296,15 @@ def _look_ahead(
     unknown = set(pos.unknown)
     base = sum(1 for j in nbrs if j in known)
     hidden = sum(1 for j in nbrs if j in unknown)
-    survive_two = Fraction(0)
-    progress = Fraction(0)
-    expected_safe = Fraction(0)
-    seen = Fraction(0)
+    # Every chance is (an outcome's layouts) / (this position's layouts), so the sums are kept as exact
+    # numerators over that one denominator; only the chance of surviving an outcome that opens nothing
+    # carries a float's exact binary fraction.  Each float read below is the correctly rounded value of the
+    # exact sum, as reducing Fractions at every step gave, without a gcd of huge counts at every step.
+    whole = analysis.solutions
+    opening = 0  # layouts of the outcomes that make some cell certainly safe
+    risky = Fraction(0)  # layouts of the others, each times its chance of surviving the next move
+    cells_opened = 0
+    seen = 0
     safety = 1.0 - p_mine
     if mines is None or time.perf_counter() > deadline:
         return None
@@ -309,19 +314,26 @@ def _look_ahead(
             after = outcomes.get(value)  # joined only now, so numbers after a cut cost nothing
             if after is None:
                 continue
-            chance = Fraction(after.solutions, analysis.solutions)
             opened = after.safe_cell_count()
             if opened:
-                survive_two += chance
-                progress += chance
-                expected_safe += chance * opened
+                opening += after.solutions
+                cells_opened += after.solutions * opened
             else:
-                survive_two += chance * Fraction(1 - after.lowest_probability())
+                risky += after.solutions * Fraction(1 - after.lowest_probability())
             if beat is not None:
-                seen += chance
-                ceiling = float(survive_two + PROGRESS_BONUS * progress) + (1 + PROGRESS_BONUS) * (safety - float(seen))
+                seen += after.solutions
+                ceiling = (
+                    _ratio(opening + risky, whole)
+                    + PROGRESS_BONUS * (opening / whole)
+                    + (1 + PROGRESS_BONUS) * (safety - seen / whole)
+                )
                 if ceiling < beat - _MARGIN:
                     break
     except BudgetExceeded:
         return None
-    return Scored(index, 1.0 - p_mine, float(survive_two), float(progress), float(expected_safe))
+    return Scored(index, 1.0 - p_mine, _ratio(opening + risky, whole), opening / whole, cells_opened / whole)
+
+
+def _ratio(part: Fraction, whole: int) -> float:
+    """``part / whole`` correctly rounded (``part`` has a power-of-two denominator: no gcd needed)."""
+    return part.numerator / (part.denominator * whole)
