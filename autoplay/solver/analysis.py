@@ -481,13 +481,12 @@ def _global(
     Raises :class:`BudgetExceeded` past ``deadline``.
     """
     n_off = len(off)
-    dists = [c.totals for c in counts]
-    excluding, full = apart or _leave_one_out(dists, deadline)
+    excluding, full = apart or _leave_one_out([c.totals for c in counts], deadline)
     room = _room(n_off, left, len(full))
     weights = {m: w * room[m] for m, w in enumerate(full) if w and room[m]}
     total = sum(weights.values())
     if total == 0:
-        raise _count_mismatch(pos, dists, n_off, left)
+        raise _count_mismatch(pos, [c.totals for c in counts], n_off, left)
     shares = []
     for i, count in enumerate(counts):
         _check(deadline)
