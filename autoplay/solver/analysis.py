@@ -276,6 +276,10 @@ class Outcomes(Mapping[int, Tally]):
         self._tallies[number] = found
         return found
 
+    def numbers(self) -> list[int]:
+        """Every number the enumeration found possible, ascending, none of them joined yet (some may be absent)."""
+        return list(self._by_number)
+
     def __getitem__(self, number: int) -> Tally:
         found = self._join(number) if number in self._by_number else None
         if found is None:

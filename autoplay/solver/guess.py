@@ -291,11 +291,6 @@ def _look_ahead(
     With ``beat``, scoring stops as soon as the outcomes still to come cannot lift the score to ``beat``
     (each can add at most its chance times ``1 + PROGRESS_BONUS``); the partial, losing score is returned.
     """
-    nbrs = neighbour_table(pos.rows, pos.cols)[index]
-    known = set(pos.known_mines)
-    unknown = set(pos.unknown)
-    base = sum(1 for j in nbrs if j in known)
-    hidden = sum(1 for j in nbrs if j in unknown)
     # Every chance is (an outcome's layouts) / (this position's layouts), so the sums are kept as exact
     # numerators over that one denominator; only the chance of surviving an outcome that opens nothing
     # carries a float's exact binary fraction.  Each float read below is the correctly rounded value of the
@@ -310,7 +305,7 @@ def _look_ahead(
         return None
     try:
         outcomes = reveal_outcomes(pos, mines, index, deadline=deadline)
-        for value in range(base, base + hidden + 1):
+        for value in outcomes.numbers():  # ascending; a number the join rules out is skipped
             after = outcomes.get(value)  # joined only now, so numbers after a cut cost nothing
             if after is None:
                 continue
