@@ -16,7 +16,8 @@ With ``--repeats`` (or ``--baseline``) each repeat runs in a fresh process, so n
 another's caches; with ``--baseline DIR`` (a checkout of another commit, e.g. made with ``git worktree
 add`` or ``git archive``) every repeat plays the same games with that tree's ``autoplay`` and with this
 one, alternately, so both see the same machine load.  Reported: the median over repeats with a
-distribution-free 95% interval, and the ratio of medians.
+distribution-free interval (95%, or the whole range when there are too few repeats for 95%: at least 6
+are needed), and the ratio of medians.
 
 Both paths make the same decisions (``tests/sim/test_tracked_solver.py``); pass 2 counts the games whose
 outcome differs, which only a decision cut short by the time limit on a loaded machine can cause.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import random
@@ -154,9 +156,15 @@ def repeated(args: argparse.Namespace) -> int:
         f"Python {platform.python_version()}; expert 30x16/99, first click {args.rule}, seed {args.seed}, "
         f"{args.games} games a repeat, {args.repeats} repeats (each a fresh process, trees alternating).  "
     )
+    n = args.repeats
+    k = sorted(range(n)).index(median_interval(range(n))[0])
+    cover = 1 - 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    print(
+        f"Intervals: order statistics {k + 1} and {n - k} of {n}, which hold the median with {cover:.1%} confidence.  "
+    )
     print()
     print(
-        "| tree | games won | simulator games/CPU-s, median [95% CI] | front door games/CPU-s | "
+        "| tree | games won | simulator games/CPU-s, median [interval] | front door games/CPU-s | "
         "front-door decision median / p99 (CPU) | games the two paths ended differently (time limit) |"
     )
     print("|---|---|---|---|---|---|")
