@@ -154,7 +154,7 @@ def collector_paused() -> Iterator[None]:
 
     A game allocates millions of short-lived tuples and lists (the endgame search's memo alone holds
     hundreds of thousands), and each time enough of them pile up Python walks every tracked object,
-    the solver's long-lived caches included: 12% of a simulated expert game's CPU time went there.
+    the solver's long-lived caches included: about 12% of a simulated expert game's CPU time went there.
     Nearly all of it is freed by reference counting anyway; what is cyclic waits until the game ends,
     when collection resumes as before.
     """
