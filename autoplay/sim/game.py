@@ -82,10 +82,14 @@ class Game:
             self._set_layout([i for i, n in zip(candidates, drawn) for _ in range(n)])
             return
         layout = [False] * (self.rows * self.cols)
+        counts = [0] * len(layout)
+        nbrs = self._nbrs
         for i in self.rng.sample(candidates, self.mines):
             layout[i] = True
+            for j in nbrs[i]:  # a mine adds one to each neighbour: 8 steps a mine instead of 8 a cell
+                counts[j] += 1
         self.is_mine = layout
-        self._counts = [sum(layout[j] for j in self._nbrs[i]) for i in range(len(layout))]
+        self._counts = counts
 
     def _set_layout(self, layout: Sequence[int]) -> None:
         """Lay exactly these mines (a cell listed n times holds n)."""

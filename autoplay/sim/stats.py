@@ -23,3 +23,30 @@ def percentile(values: Sequence[float], q: float) -> float:
     """numpy's percentile (q in 0..100, linear interpolation), the one used for every reported timing; nan for no
     values, where numpy would raise."""
     return float(np.percentile(values, q)) if len(values) else math.nan
+
+
+def median_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
+    """Distribution-free interval for the median: the order statistics the binomial(n, 1/2) puts outside
+    with at most ``1 - confidence`` between them (exact, so it stays honest for a handful of repeats).
+
+    With too few values for the confidence asked, the whole range (the best there is).
+
+    >>> median_interval([5.0, 1.0, 4.0, 2.0, 3.0, 7.0, 6.0])
+    (1.0, 7.0)
+    >>> median_interval(range(20))
+    (5, 14)
+    """
+    ordered = sorted(values)
+    n = len(ordered)
+    if n == 0:
+        return (math.nan, math.nan)
+    tail = (1 - confidence) / 2
+    # [ordered[k], ordered[n-1-k]] misses the median with probability 2 * P(Binomial(n, 1/2) <= k)
+    k = 0
+    below = 1 / 2**n  # P(Binomial(n, 1/2) <= 0)
+    while k + 1 < (n + 1) // 2:
+        below += math.comb(n, k + 1) / 2**n
+        if below > tail:
+            break
+        k += 1
+    return ordered[k], ordered[n - 1 - k]

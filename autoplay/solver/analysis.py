@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from operator import mul
 
 from autoplay.board.model import Board, neighbour_table
 from autoplay.errors import ContradictionError
@@ -33,6 +34,8 @@ _CACHE: dict[tuple[tuple[tuple[int, ...], int], ...], ComponentCount] = {}
 #: Components repeat between the decisions of one game, rarely across games; a small bound keeps a long session's
 #: memory flat (at 4096, and 4096 cached ``_room`` tuples of big binomials, RSS still grew after 500 games).
 _CACHE_LIMIT = 256
+#: Counts split by the mines on a guess candidate's neighbours, keyed by (constraints, watched cells).
+_WATCHED: dict[tuple[tuple[tuple[tuple[int, ...], int], ...], tuple[int, ...]], dict[int, ComponentCount]] = {}
 
 
 @dataclass
@@ -194,13 +197,15 @@ def _unjoined(
     return shares, solutions, off_share
 
 
-def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | None = None) -> dict[int, Tally]:
+def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | None = None) -> Outcomes:
     """The global tally after ``index`` is revealed, for every number it can show.
 
     Equal to ``tally(with_reveal(pos, index, value), mines)`` for each value that can occur, but the
     changed part of the board is counted once for all values: only the components touching the cell
     or its neighbours change, and one enumeration that watches the mines among those neighbours
-    splits its counts by the number the cell would show.  Raises :class:`BudgetExceeded` at ``deadline``.
+    splits its counts by the number the cell would show.  Each number's tally is joined only when
+    asked for (:class:`Outcomes`).  Raises :class:`BudgetExceeded` at ``deadline``, here or when a
+    tally is read.
     """
     layout = _layout(pos)
     nbrs = neighbour_table(pos.rows, pos.cols)[index]
@@ -217,25 +222,75 @@ def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | 
                 if index in cells:
                     cells = tuple(j for j in cells if j != index)
                     if len(cells) < need:
-                        return {}  # the cell is a certain mine
+                        return Outcomes(pos, [], (), 0, {}, deadline)  # the cell is a certain mine
                 if cells:
                     changed.append((cells, need))
         else:
             kept.append(piece)
     counts = [_count_cached(piece, deadline) for piece in kept]
-    off = tuple(j for j in layout.off if j not in touched)
-    left = mines - len(pos.known_mines)
-    outcomes: dict[int, Tally] = {}
-    kept_apart, kept_all = _leave_one_out([c.totals for c in counts], deadline)  # the same for every number
-    for seen, count in count_by_watched(changed, watched, deadline).items():
-        joined = counts + [count]
+    off = layout.off if touched.isdisjoint(layout.off_set) else tuple(j for j in layout.off if j not in touched)
+    by_number = {base + seen: count for seen, count in _count_watched_cached(changed, watched, deadline).items()}
+    return Outcomes(pos, counts, off, mines - len(pos.known_mines), by_number, deadline)
+
+
+class Outcomes(Mapping[int, Tally]):
+    """:func:`reveal_outcomes`' tallies by the number shown, each joined under the mine count on first use.
+
+    The guess look-ahead reads the numbers one by one and stops as soon as a candidate cannot win, so
+    the join (most of a look-ahead's cost once the enumeration is cached) is paid only for the numbers
+    it reads.  A number whose join finds no placement is absent, as if it had never been counted.
+    """
+
+    def __init__(
+        self,
+        pos: Position,
+        counts: list[ComponentCount],
+        off: tuple[int, ...],
+        left: int,
+        by_number: dict[int, ComponentCount],
+        deadline: float | None,
+    ) -> None:
+        self._pos, self._counts, self._off, self._left = pos, counts, off, left
+        self._by_number = by_number
+        self._deadline = deadline
+        self._kept: tuple[list[list[int]], list[int]] | None = None
+        self._tallies: dict[int, Tally | None] = {}
+
+    def _join(self, number: int) -> Tally | None:
+        if number in self._tallies:
+            return self._tallies[number]
+        count = self._by_number[number]
+        if self._kept is None:  # the same for every number
+            self._kept = _leave_one_out([c.totals for c in self._counts], self._deadline)
+        kept_apart, kept_all = self._kept
+        joined = self._counts + [count]
         apart = [_convolve(e, count.totals) for e in kept_apart] + [kept_all], _convolve(kept_all, count.totals)
+        found: Tally | None
         try:
-            shares, solutions, weights, off_share = _global(pos, joined, off, left, apart, deadline)
+            shares, solutions, weights, off_share = _global(
+                self._pos, joined, self._off, self._left, apart, self._deadline
+            )
+            found = Tally(True, shares, solutions, weights, off_share, joined, {}, [])
         except ContradictionError:
-            continue
-        outcomes[base + seen] = Tally(True, shares, solutions, weights, off_share, joined, {}, [])
-    return outcomes
+            found = None
+        self._tallies[number] = found
+        return found
+
+    def numbers(self) -> list[int]:
+        """Every number the enumeration found possible, ascending, none of them joined yet (some may be absent)."""
+        return list(self._by_number)
+
+    def __getitem__(self, number: int) -> Tally:
+        found = self._join(number) if number in self._by_number else None
+        if found is None:
+            raise KeyError(number)
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return iter([n for n in self._by_number if self._join(n) is not None])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 @dataclass
@@ -246,6 +301,7 @@ class _Layout:
     pieces: list[list[tuple[tuple[int, ...], int]]]
     piece_of: dict[int, int]
     off: tuple[int, ...]
+    off_set: frozenset[int]
     unknown: set[int]
     known: set[int]
 
@@ -260,7 +316,7 @@ def _layout(pos: Position) -> _Layout:
     pieces = _split(pos)
     piece_of = {j: k for k, piece in enumerate(pieces) for cells, _need in piece for j in cells}
     off = tuple(j for j in pos.unknown if j not in piece_of)
-    found = _Layout(pos, pieces, piece_of, off, set(pos.unknown), set(pos.known_mines))
+    found = _Layout(pos, pieces, piece_of, off, frozenset(off), set(pos.unknown), set(pos.known_mines))
     _LAST_LAYOUT[:] = [found]
     return found
 
@@ -303,9 +359,24 @@ def _count_cached(piece: list[tuple[tuple[int, ...], int]], deadline: float | No
     return found
 
 
+def _count_watched_cached(
+    changed: list[tuple[tuple[int, ...], int]], watched: tuple[int, ...], deadline: float | None
+) -> dict[int, ComponentCount]:
+    """:func:`count_by_watched`, remembered: a game's next guess weighs the same untouched areas again."""
+    key = (tuple(changed), watched)
+    found = _WATCHED.get(key)
+    if found is None:
+        found = count_by_watched(changed, watched, deadline)
+        if len(_WATCHED) >= _CACHE_LIMIT:
+            _WATCHED.clear()
+        _WATCHED[key] = found
+    return found
+
+
 def clear_component_cache() -> None:
     """Forget cached component counts (tests use it to force a fresh enumeration)."""
     _CACHE.clear()
+    _WATCHED.clear()
 
 
 def _estimate(piece: list[tuple[tuple[int, ...], int]]) -> dict[int, float]:
@@ -414,23 +485,23 @@ def _global(
     Raises :class:`BudgetExceeded` past ``deadline``.
     """
     n_off = len(off)
-    dists = [c.totals for c in counts]
-    excluding, full = apart or _leave_one_out(dists, deadline)
+    excluding, full = apart or _leave_one_out([c.totals for c in counts], deadline)
     room = _room(n_off, left, len(full))
     weights = {m: w * room[m] for m, w in enumerate(full) if w and room[m]}
     total = sum(weights.values())
     if total == 0:
-        raise _count_mismatch(pos, dists, n_off, left)
+        raise _count_mismatch(pos, [c.totals for c in counts], n_off, left)
     shares = []
     for i, count in enumerate(counts):
         _check(deadline)
-        others = [(k, w) for k, w in enumerate(excluding[i]) if w]
-        rest = [sum(w * room[m + k] for k, w in others) for m in range(len(count.totals))]
+        others = excluding[i]
+        width = len(others)
+        rest = [sum(map(mul, others, room[m : m + width])) for m in range(len(count.totals))]
         for cells, per_m in zip(count.groups, count.group_mines):
-            shares.append((cells, sum(x * r for x, r in zip(per_m, rest)), total * len(cells)))
+            shares.append((cells, sum(map(mul, per_m, rest)), total * len(cells)))
     off_share = None
     if n_off:
-        off_share = (sum(w * _choose(n_off - 1, left - m - 1) for m, w in enumerate(full) if w), total)
+        off_share = (sum(map(mul, full, _room(n_off - 1, left - 1, len(full)))), total)
         shares.append((off, *off_share))
     return shares, total, weights, off_share
 

@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
+from operator import add, sub
 
 
 class BudgetExceeded(Exception):
@@ -89,25 +90,19 @@ def _count(
     result = _Enumerator(sizes, cons_groups, needs, deadline, steps).run()
     k = len(order)
     ordered = tuple(groups[g] for g in order)
-    by_watched: dict[int, tuple[list[int], list[list[int]]]] = {}
+    by_watched: dict[int, dict[int, list[int]]] = {}
     for key, vec in result.items():
         seen, m = divmod(key, _WATCH)
-        if seen not in by_watched:
-            by_watched[seen] = ([], [[] for _ in range(k)])
-        totals, per_group = by_watched[seen]
-        if len(totals) <= m:
-            grow = m + 1 - len(totals)
-            totals.extend([0] * grow)
-            for row in per_group:
-                row.extend([0] * grow)
-        totals[m] = vec[0]
-        for i in range(k):
-            per_group[i][m] = vec[1 + i]
-    return ordered, {
-        seen: ComponentCount(ordered, tuple(totals), tuple(tuple(row) for row in per_group))
-        for seen, (totals, per_group) in sorted(by_watched.items())
-        if any(totals)
-    }
+        by_watched.setdefault(seen, {})[m] = vec
+    zero = [0] * (k + 1)
+    counts: dict[int, ComponentCount] = {}
+    for seen in sorted(by_watched):
+        vecs = by_watched[seen]
+        # one column per mine count (totals, then each group's mines); transposed into rows in C
+        rows = tuple(zip(*[vecs.get(m, zero) for m in range(max(vecs) + 1)]))
+        if any(rows[0]):
+            counts[seen] = ComponentCount(ordered, rows[0], rows[1:])
+    return ordered, counts
 
 
 #: Result keys are ``mines + _WATCH * watched mines``; no component holds this many mines.
@@ -116,10 +111,11 @@ _WATCH = 1 << 16
 
 def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
     """Breadth-first order from a far-away group, so the band of open numbers stays thin."""
-    adjacent: list[set[int]] = [set() for _ in range(n)]
+    around: list[set[int]] = [set() for _ in range(n)]
     for gs in cons_groups:
         for g in gs:
-            adjacent[g].update(gs)
+            around[g].update(gs)
+    adjacent = [sorted(a) for a in around]  # sorted once: every search walks them in this order
 
     def bfs(start: int) -> list[int]:
         seen = {start}
@@ -127,7 +123,7 @@ def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
         queue = deque([start])
         while queue:
             g = queue.popleft()
-            for h in sorted(adjacent[g]):
+            for h in adjacent[g]:
                 if h not in seen:
                     seen.add(h)
                     out.append(h)
@@ -188,26 +184,27 @@ class _Enumerator:
         k = len(sizes)
         first = [min(gs) for gs in cons_groups]
         last = [max(gs) for gs in cons_groups]
-        touching: list[list[int]] = [[] for _ in range(k)]
+        # for each group: the numbers touching it (ascending) and the room their other groups leave after it
+        touching: list[list[tuple[int, int]]] = [[] for _ in range(k)]
         for c, gs in enumerate(cons_groups):
-            for g in gs:
-                touching[g].append(c)
+            after = 0
+            for g in reversed(gs):
+                touching[g].append((c, after))
+                after += sizes[g]
         open_at = _open_numbers(first, last, k, self._check_deadline)
         position = [{c: p for p, c in enumerate(cs)} for cs in open_at]
         # for group i: (where its numbers' needs come from, their fresh value, capacity left after i)
         self.terms = []
         self.plans = []
+        self.touches: list[tuple[int, ...]] = []
         for i in range(k):
             self._check_deadline()
-            terms = []
-            for c in touching[i]:
-                capacity_after = sum(sizes[g] for g in cons_groups[c] if g > i)
-                terms.append((position[i].get(c, -1), needs[c], capacity_after))
-            self.terms.append(terms)
-            plan = []
-            for c in open_at[i + 1]:
-                plan.append((position[i].get(c, -1), needs[c], c in touching[i]))
+            where = position[i]
+            self.terms.append([(where.get(c, -1), needs[c], capacity_after) for c, capacity_after in touching[i]])
+            here = {c for c, _capacity in touching[i]}
+            plan = [(where.get(c, -1), needs[c], c in here) for c in open_at[i + 1]]
             self.plans.append(plan)
+            self.touches.append(tuple(int(touched) for _src, _fresh, touched in plan))
         self.memo: dict[tuple[int, tuple[int, ...]], dict[int, list[int]]] = {}
 
     def _check_deadline(self) -> None:
@@ -232,27 +229,27 @@ class _Enumerator:
         lo, hi = 0, size
         for src, fresh, capacity_after in self.terms[i]:
             need = fresh if src < 0 else state[src]
-            lo = max(lo, need - capacity_after)
-            hi = min(hi, need)
+            if need - capacity_after > lo:
+                lo = need - capacity_after
+            if need < hi:
+                hi = need
         out: dict[int, list[int]] = {}
         plan = self.plans[i]
         step = self.steps[i]
+        # what each open number still needs before this group's mines, then less x where the group touches it
+        before = tuple([fresh if src < 0 else state[src] for src, fresh, _touched in plan])
+        touches = self.touches[i]
         for x in range(lo, hi + 1):
-            next_state = tuple(
-                (fresh if src < 0 else state[src]) - (x if touched else 0) for src, fresh, touched in plan
-            )
-            sub = self._solve(i + 1, next_state)
-            if not sub:
+            next_state = tuple(map(sub, before, map(x.__mul__, touches))) if x else before
+            below = self._solve(i + 1, next_state)
+            if not below:
                 continue
             ways = comb(size, x)
-            for m, vec in sub.items():
-                w = vec[0] * ways
-                new = [w, w * x] + ([v * ways for v in vec[1:]] if ways != 1 else vec[1:])
-                acc = out.get(m + x * step)
-                if acc is None:
-                    out[m + x * step] = new
-                else:
-                    for p, v in enumerate(new):
-                        acc[p] += v
+            shift = x * step
+            for m, vec in below.items():
+                new = list(map(ways.__mul__, vec)) if ways != 1 else list(vec)
+                new.insert(1, new[0] * x)
+                acc = out.get(m + shift)
+                out[m + shift] = new if acc is None else list(map(add, acc, new))
         self.memo[key] = out
         return out

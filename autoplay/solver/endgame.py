@@ -15,7 +15,9 @@ the deadline is the safety net for slow machines.
 from __future__ import annotations
 
 import time
+from functools import reduce
 from itertools import combinations
+from operator import and_, or_
 
 from autoplay.board.model import neighbour_table
 from autoplay.solver.position import Position
@@ -114,16 +116,15 @@ class EndgameSearch:
         if len(layouts) == 1 and not root:
             return 1.0, -1
         key = (layouts, revealed)
-        if not root and key in self.memo:
-            return self.memo[key], -1
+        if not root:
+            known = self.memo.get(key)
+            if known is not None:
+                return known, -1
         self.nodes += 1
         if self.nodes > self.max_nodes or (self.nodes % self.CHECK_EVERY == 0 and time.perf_counter() > self.deadline):
             raise SearchTimeout
-        union = 0
-        inter = self.all_bits
-        for s in layouts:
-            union |= s
-            inter &= s
+        union = reduce(or_, layouts, 0)
+        inter = reduce(and_, layouts, self.all_bits)
         undetermined = union & ~inter
         free = self.all_bits & ~union & ~revealed  # safe in every layout and not yet revealed
         if free and not root:
@@ -134,14 +135,12 @@ class EndgameSearch:
             return 1.0, -1
         total = len(layouts)
         mine_counts = []
-        k = 0
         rest = undetermined
-        while rest:
-            if rest & 1:
-                b = 1 << k
-                mine_counts.append((sum(1 for s in layouts if s & b), k))
-            rest >>= 1
-            k += 1
+        while rest:  # lowest bit first, as the cell order of ties
+            b = rest & -rest
+            k = b.bit_length() - 1
+            mine_counts.append((sum(map(b.__and__, layouts)) >> k, k))
+            rest ^= b
         mine_counts.sort()
         best, best_cell = -1.0, mine_counts[0][1]
         for mined, k in mine_counts:
@@ -160,7 +159,7 @@ class EndgameSearch:
             for p in parts.values():
                 if won + left < best * total - _SLACK:
                     break
-                won += len(p) * self._value(tuple(p), revealed | b)[0]
+                won += 1.0 if len(p) == 1 else len(p) * self._value(tuple(p), revealed | b)[0]
                 left -= len(p)
             else:
                 value = won / total
@@ -175,16 +174,24 @@ class EndgameSearch:
         Only the undetermined cells around a free cell can change its number, so cells seeing none of them
         are skipped and cells seeing the same ones are read once: the split of the layouts is the same.
         """
+        around = self.around
         seen = set()
         rest = free
         while rest:
             low = rest & -rest
-            seen.add(self.around[low.bit_length() - 1] & undetermined)
+            seen.add(around[low.bit_length() - 1] & undetermined)
             rest ^= low
         seen.discard(0)
         masks = sorted(seen)
-        parts: dict[tuple[int, ...], list[int]] = {}
-        for s in layouts:
-            parts.setdefault(tuple([(s & m).bit_count() for m in masks]), []).append(s)
+        parts: dict[object, list[int]] = {}
+        if len(masks) == 1:  # the common case: one key per layout without building a tuple
+            (mask,) = masks
+            for s in layouts:
+                parts.setdefault((s & mask).bit_count(), []).append(s)
+        else:
+            for s in layouts:
+                parts.setdefault(tuple([(s & m).bit_count() for m in masks]), []).append(s)
         now = revealed | free
-        return sum(len(p) * self._value(tuple(p), now)[0] for p in parts.values()) / len(layouts)
+        # a part of one layout is won outright (what _value says of it, without the call)
+        value = self._value
+        return sum(1.0 if len(p) == 1 else len(p) * value(tuple(p), now)[0] for p in parts.values()) / len(layouts)

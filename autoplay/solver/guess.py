@@ -34,12 +34,14 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from autoplay.board.model import neighbour_table
 from autoplay.solver.analysis import Analysis, reveal_outcomes
 from autoplay.solver.count import BudgetExceeded
 from autoplay.solver.deeper import deeper_pick
 from autoplay.solver.endgame import MAX_LAYOUTS, EndgameSearch, SearchTimeout, list_layouts
-from autoplay.solver.position import Position
+from autoplay.solver.position import Position, neighbour_counts
 
 #: Candidates need safety at least this fraction of the best safety.
 WINDOW = 0.9
@@ -257,18 +259,25 @@ def _dead_fifty_fifty(analysis: Analysis, risk: dict[int, float]) -> int | None:
 
 def _candidates(pos: Position, risk: dict[int, float]) -> list[int]:
     """Safest frontier cells and a few off-frontier cells, safest first."""
-    nbrs = neighbour_table(pos.rows, pos.cols)
     frontier = {j for con in pos.constraints for j in con.unknowns}
-    unknown = set(pos.unknown)
     best_safety = 1.0 - min(risk.values())
     floor = WINDOW * best_safety
     on = sorted((j for j in frontier if 1.0 - risk[j] >= floor), key=lambda j: (risk[j], j))[:MAX_CANDIDATES]
     off = [j for j in pos.unknown if j not in frontier and 1.0 - risk[j] >= floor]
     # fewer unknown neighbours (corners, then edges): more likely to show a zero and open an area
-    off.sort(key=lambda j: (sum(1 for k in nbrs[j] if k in unknown), j))
+    if len(off) > MAX_OFF_FRONTIER:
+        hidden_around = _unknown_neighbours(pos)
+        off.sort(key=lambda j: (hidden_around[j], j))
     chosen = on + off[:MAX_OFF_FRONTIER]
     chosen.sort(key=lambda j: (risk[j], j))
     return chosen
+
+
+def _unknown_neighbours(pos: Position) -> list[int]:
+    """How many unknown neighbours each cell of the board has (flat), counted for the whole grid with numpy."""
+    mask = np.zeros(pos.rows * pos.cols, np.int16)
+    mask[list(pos.unknown)] = 1
+    return neighbour_counts(mask.reshape(pos.rows, pos.cols)).ravel().tolist()
 
 
 def _look_ahead(
@@ -285,37 +294,44 @@ def _look_ahead(
     With ``beat``, scoring stops as soon as the outcomes still to come cannot lift the score to ``beat``
     (each can add at most its chance times ``1 + PROGRESS_BONUS``); the partial, losing score is returned.
     """
-    nbrs = neighbour_table(pos.rows, pos.cols)[index]
-    known = set(pos.known_mines)
-    unknown = set(pos.unknown)
-    base = sum(1 for j in nbrs if j in known)
-    hidden = sum(1 for j in nbrs if j in unknown)
-    survive_two = Fraction(0)
-    progress = Fraction(0)
-    expected_safe = Fraction(0)
-    seen = Fraction(0)
+    # Every chance is (an outcome's layouts) / (this position's layouts), so the sums are kept as exact
+    # numerators over that one denominator; only the chance of surviving an outcome that opens nothing
+    # carries a float's exact binary fraction.  Each float read below is the correctly rounded value of the
+    # exact sum, as reducing Fractions at every step gave, without a gcd of huge counts at every step.
+    whole = analysis.solutions
+    opening = 0  # layouts of the outcomes that make some cell certainly safe
+    risky = Fraction(0)  # layouts of the others, each times its chance of surviving the next move
+    cells_opened = 0
+    seen = 0
     safety = 1.0 - p_mine
     if mines is None or time.perf_counter() > deadline:
         return None
     try:
         outcomes = reveal_outcomes(pos, mines, index, deadline=deadline)
+        for value in outcomes.numbers():  # ascending; a number the join rules out is skipped
+            after = outcomes.get(value)  # joined only now, so numbers after a cut cost nothing
+            if after is None:
+                continue
+            opened = after.safe_cell_count()
+            if opened:
+                opening += after.solutions
+                cells_opened += after.solutions * opened
+            else:
+                risky += after.solutions * Fraction(1 - after.lowest_probability())
+            if beat is not None:
+                seen += after.solutions
+                ceiling = (
+                    _ratio(opening + risky, whole)
+                    + PROGRESS_BONUS * (opening / whole)
+                    + (1 + PROGRESS_BONUS) * (safety - seen / whole)
+                )
+                if ceiling < beat - _MARGIN:
+                    break
     except BudgetExceeded:
         return None
-    for value in range(base, base + hidden + 1):
-        after = outcomes.get(value)
-        if after is None:
-            continue
-        chance = Fraction(after.solutions, analysis.solutions)
-        opened = after.safe_cell_count()
-        if opened:
-            survive_two += chance
-            progress += chance
-            expected_safe += chance * opened
-        else:
-            survive_two += chance * Fraction(1 - after.lowest_probability())
-        if beat is not None:
-            seen += chance
-            ceiling = float(survive_two + PROGRESS_BONUS * progress) + (1 + PROGRESS_BONUS) * (safety - float(seen))
-            if ceiling < beat - _MARGIN:
-                break
-    return Scored(index, 1.0 - p_mine, float(survive_two), float(progress), float(expected_safe))
+    return Scored(index, 1.0 - p_mine, _ratio(opening + risky, whole), opening / whole, cells_opened / whole)
+
+
+def _ratio(part: Fraction, whole: int) -> float:
+    """``part / whole`` correctly rounded (``part`` has a power-of-two denominator: no gcd needed)."""
+    return part.numerator / (part.denominator * whole)

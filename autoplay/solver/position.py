@@ -62,7 +62,7 @@ def read_position(board: Board) -> Position:
     rows, cols = board.rows, board.cols
     codes = np.frombuffer("".join(board.cells).encode("ascii"), np.uint8).reshape(rows, cols)
     unknown, mine, value = _IS_UNKNOWN[codes], _IS_KNOWN_MINE[codes], _DIGIT_VALUE[codes]
-    unknown_around, mines_around = _around(unknown), _around(mine)
+    unknown_around, mines_around = neighbour_counts(unknown), neighbour_counts(mine)
     need = value - mines_around
     is_number = value >= 0
     nbrs = neighbour_table(rows, cols)
@@ -104,7 +104,7 @@ _IS_KNOWN_MINE = _lookup("".join(sorted(KNOWN_MINE_CHARS)))
 _DIGIT_VALUE = _lookup(DIGITS, list(range(len(DIGITS))), default=-1)
 
 
-def _around(mask: np.ndarray) -> np.ndarray:
+def neighbour_counts(mask: np.ndarray) -> np.ndarray:
     """How many of each cell's eight neighbours are set in ``mask``."""
     rows, cols = mask.shape
     p = np.zeros((rows + 2, cols + 2), mask.dtype)  # a zero border; np.pad costs several times more

@@ -23,6 +23,8 @@ class PositionTracker:
         self._nbrs = neighbour_table(rows, cols)
         self._unknown = set(range(rows * cols))
         self._mines: set[int] = set()
+        #: flags around each cell, kept as flags are placed so a refresh need not count them
+        self._mines_around = [0] * (rows * cols)
         self._numbers: dict[int, int] = {}
         #: numbers that still touch an unknown cell, by their flat index
         self._live: dict[int, Constraint] = {}
@@ -40,11 +42,14 @@ class PositionTracker:
             numbers[index] = number
             touched.add(index)
             touched.update(nbrs[index])
+        mines_around = self._mines_around
         for index in flagged:
             if index in unknown:
                 unknown.discard(index)
                 self._mines.add(index)
                 touched.update(nbrs[index])
+                for j in nbrs[index]:
+                    mines_around[j] += 1
         for cell in touched:
             if cell in numbers:
                 self._refresh(cell)
@@ -61,10 +66,9 @@ class PositionTracker:
         )
 
     def _refresh(self, cell: int) -> None:
-        around = self._nbrs[cell]
-        unknowns = tuple(j for j in around if j in self._unknown)
+        unknown = self._unknown
+        unknowns = tuple([j for j in self._nbrs[cell] if j in unknown])
         if unknowns:
-            need = self._numbers[cell] - sum(1 for j in around if j in self._mines)
-            self._live[cell] = Constraint(cell, unknowns, need)
+            self._live[cell] = Constraint(cell, unknowns, self._numbers[cell] - self._mines_around[cell])
         else:
             self._live.pop(cell, None)

@@ -1,0 +1,73 @@
+"""The solver's decisions over seeded games, pinned by hash so speed work cannot change what it plays.
+
+Every decision of every game (each move's action, cell and mine probability, and whether it was a
+guess) is fed into one SHA-256 per rule set.  The pinned digests were computed on main at fb3aca9,
+before the simulator was made faster (issue 14); a change that alters any single decision, or the
+float probability reported for any move, changes the digest.  The games run with a time limit of
+``TIME_LIMIT`` seconds instead of the default one second: on a shared machine the default cut a
+look-ahead or an endgame search short now and then (a decision then depends on the load, not on the
+code), and no decision of these games comes near a minute.
+
+Run as a script (``python -m tests.sim.test_decision_hashes``) to print the current digests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from autoplay.board.rules import PRESETS, Rules
+from autoplay.sim.runner import GameSpec, play_game, solver_decider
+from autoplay.solver.decide import Decision
+
+#: (preset, first-click rule, games, seed) -> digest of every decision, computed at fb3aca9.
+PINNED: dict[tuple[str, str, int, int], str] = {
+    ("expert", "safe", 200, 1): "cfb15414b584238c324c00322441e0f7903eca94f6853c9884abc2e70b2fc2a4",
+    ("expert", "zero", 100, 2): "5703f8727d599c1b8c35ec3f49ec7221af9869ad915057ec31ea401856fb6863",
+    ("expert", "safe", 40, 7): "71e43fa7538d5b6995f1ac7fcb473e728f3474c53d065043450a939b9f7476e0",
+    ("intermediate", "zero", 100, 3): "6b0e0902e886e27a8ffa82d4471d16bfd88cfcd481472294aec0ef9590b86f5d",
+    ("beginner", "safe", 150, 4): "ec42cb14e1a4a79b0b6031dc154e49031d3fe6584a8e6dc7904948c214626593",
+}
+#: Seconds per decision: far above any decision's need, so no deadline changes what is played.
+TIME_LIMIT = 60.0
+
+
+def decision_digest(preset: str, rule: str, games: int, seed: int, front_door: bool = False) -> str:
+    """SHA-256 over every decision of games ``0..games-1`` of the seeded run (simulator path by default)."""
+    size = PRESETS[preset]
+    spec = GameSpec(size.rows, size.cols, size.mines, Rules(rule), time_limit=TIME_LIMIT)
+    digest = hashlib.sha256()
+
+    def record(decision: Decision) -> None:
+        moves = ";".join(f"{m.action},{m.row},{m.col},{m.probability!r}" for m in decision.moves)
+        digest.update(f"{int(decision.guess)}|{moves}\n".encode())
+
+    decide = solver_decider(spec.time_limit) if front_door else None
+    for index in range(games):
+        result = play_game(spec, seed, index, decide=decide, observe=record)
+        digest.update(f"end {index} {result.won} {result.decisions}\n".encode())
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("key", sorted(PINNED))
+def test_simulated_decisions_are_unchanged(key):
+    preset, rule, games, seed = key
+    assert decision_digest(preset, rule, games, seed) == PINNED[key]
+
+
+def test_the_front_door_decides_the_same_games_alike():
+    """``choose_move(board)`` (live play's path) plays the first expert games exactly as pinned."""
+    key = ("expert", "safe", 40, 7)
+    assert decision_digest(*key, front_door=True) == PINNED[key]
+
+
+if __name__ == "__main__":
+    for preset, rule, games, seed in [
+        ("expert", "safe", 200, 1),
+        ("expert", "zero", 100, 2),
+        ("expert", "safe", 40, 7),
+        ("intermediate", "zero", 100, 3),
+        ("beginner", "safe", 150, 4),
+    ]:
+        print(f'    ("{preset}", "{rule}", {games}, {seed}): "{decision_digest(preset, rule, games, seed)}",')
