@@ -158,6 +158,7 @@ def main() -> int:
     ap.add_argument("--record-root", type=Path, help="where the play recordings go (default runs/new-GAME-TIME)")
     args = ap.parse_args()
     record_root = args.record_root or ROOT / "runs" / f"new-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    record_root.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="autoplay-home-") as home:
         flow = run_flow(args.game, args.games, args.calibration_games, Path(home), record_root)
