@@ -49,7 +49,7 @@ def retry_unreadable(image: np.ndarray, grid: Grid, skin: Skin, result: Classifi
     cache = _CACHES.setdefault(skin, OrderedDict())
     context = (grid.xs.tobytes(), grid.ys.tobytes(), image.shape)
     margin = 3 + 3 * shrink_factor(grid, skin.patch_size, skin.inset)
-    keys = [(*context, int(i), _pixels(image, grid, int(i), margin)) for i in bad]
+    keys = [(*context, int(i), pixels) for i, pixels in zip(bad, _pixels(image, grid, bad, margin), strict=True)]
     unseen = [k for k, key in enumerate(keys) if key not in cache]
     if unseen:
         cells = bad[unseen]
@@ -74,12 +74,16 @@ def retry_unreadable(image: np.ndarray, grid: Grid, skin: Skin, result: Classifi
     return Classification(labels, distance, confidence, readable)
 
 
-def _pixels(image: np.ndarray, grid: Grid, index: int, margin: int) -> bytes:
-    """The pixels a second look at cell ``index`` can read: its rectangle widened by ``margin`` on every side."""
-    row, col = divmod(index, grid.cols)
-    x0, y0, x1, y1 = grid.cell_rect(row, col)
+def _pixels(image: np.ndarray, grid: Grid, cells: np.ndarray, margin: int) -> list[bytes]:
+    """The pixels a second look at each flat cell index can read: its rectangle widened by ``margin`` px."""
     height, width = image.shape[:2]
-    return bytes(image[max(0, y0 - margin) : min(height, y1 + margin), max(0, x0 - margin) : min(width, x1 + margin)])
+    xs = np.clip(np.round(grid.xs).astype(int) + [[-margin], [margin]], 0, width)
+    ys = np.clip(np.round(grid.ys).astype(int) + [[-margin], [margin]], 0, height)
+    rows, cols = np.divmod(cells, grid.cols)
+    return [
+        image[ys[0, r] : ys[1, r + 1], xs[0, c] : xs[1, c + 1]].tobytes()
+        for r, c in zip(rows.tolist(), cols.tolist(), strict=True)
+    ]
 
 
 def _look_again(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarray, start: Classification) -> Classification:

@@ -33,12 +33,9 @@ def test_a_grid_off_by_one_or_two_pixels_reads_the_same(skin, dx, dy):
     assert decoded.board.row_strings() == read_board(SGT / "expert_lost_20px.txt").row_strings()
 
 
-def test_a_skin_calibrated_at_20px_never_misreads_a_32px_board(skin):
-    """Tiles drawn at another size: every cell read is right; digits drawn differently stay unreadable."""
+def test_a_skin_calibrated_at_20px_reads_a_32px_board(skin):
+    """Tiles drawn at another size (digits in another font size): every cell read, every cell right."""
     decoded = decode_frame(read_image(SGT / "intermediate_32px.png"), skin)
-    truth = read_board(SGT / "intermediate_32px.txt")
     assert (decoded.grid.rows, decoded.grid.cols) == (16, 16)
-    unreadable = set(decoded.unreadable)
-    read = [i for i in range(len(truth.cells)) if divmod(i, truth.cols) not in unreadable]
-    assert [decoded.board.cells[i] for i in read] == [truth.cells[i] for i in read]
-    assert len(read) >= 0.85 * len(truth.cells)
+    assert decoded.readable, decoded.unreadable
+    assert decoded.board.row_strings() == read_board(SGT / "intermediate_32px.txt").row_strings()
