@@ -25,8 +25,6 @@ DEFAULT_PITCH_RANGE = (8.0, 120.0)
 MIN_TILES = 6
 #: Fewer rows or columns than this is a board mostly hidden under something, not a game (none is that small).
 MIN_SIDE = 4
-#: The 2x2-averaged image's lattice replaces the plain one's only with this many times its tiles.
-STIPPLE_GAIN = 1.5
 #: The most cells that may be missing between two detected tiles of one row/column.
 MAX_GAP_CELLS = 4
 
@@ -166,13 +164,12 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     pitch_range = skin.pitch_range if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
     located_on = image
     found = _lattice(image, pitch_range)
-    # A stipple of one-pixel period (xbomb's covered tiles) is all edges to Canny, so no outline encloses such a
-    # tile and only the plain (opened) tiles are found; averaged over 2x2 pixels it is a flat tile, while grid
-    # lines and tile edges stay.  The averaged image is believed only when it finds clearly more of a board.
-    smooth = cv2.blur(image, (2, 2))
-    again = _lattice(smooth, pitch_range)
-    if again is not None and (found is None or len(again[0]) > STIPPLE_GAIN * len(found[0])):
-        located_on, found = smooth, again
+    if found is None:
+        # A stipple of one-pixel period (xbomb's covered tiles) is all edges to Canny, so no outline encloses
+        # a tile; averaged over 2x2 pixels it is a flat tile, while grid lines and tile edges stay.  Tried only
+        # when the plain image shows no board, so every board found before is found exactly as before.
+        located_on = cv2.blur(image, (2, 2))
+        found = _lattice(located_on, pitch_range)
     if found is None:
         raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
     centres, sides, pitch_x, pitch_y = found
