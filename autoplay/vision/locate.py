@@ -142,9 +142,7 @@ def _edges_from_centres(centres: np.ndarray, pitch: float) -> np.ndarray:
     return np.concatenate([[centres[0] - pitch / 2], mids, [centres[-1] + pitch / 2]])
 
 
-def _lattice(
-    image: np.ndarray, pitch_range: tuple[float, float]
-) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+def _lattice(image: np.ndarray, pitch_range: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, float, float] | None:
     """Centres and sides of the tiles of the largest lattice on ``image``, and its x/y pitch; None if none."""
     centres, sides = tile_candidates(image, pitch_range)
     if len(centres) < MIN_TILES:
