@@ -164,9 +164,11 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     found = _lattice(image, pitch_range)
     if found is None:
         # A stipple of one-pixel period (xbomb's covered tiles) is all edges to Canny, so no outline encloses
-        # a tile; averaged over 2x2 pixels it is a flat tile, while grid lines and tile edges stay.  Tried only
-        # when the plain image shows no board, so every board found before is found exactly as before.
-        located_on = cv2.blur(image, (2, 2))
+        # a tile; averaged over 3x3 pixels it is nearly flat (a checkerboard keeps 1/9 of its contrast, below
+        # Canny's thresholds), while grid lines and tile edges stay, and a symmetric average moves no edge, so
+        # every frame of a game is located on the same pixels.  Tried only when the plain image shows no board:
+        # every board found before is found exactly as before.
+        located_on = cv2.blur(image, (3, 3))
         found = _lattice(located_on, pitch_range)
     if found is None:
         raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
