@@ -13,16 +13,16 @@ from typing import Any
 
 import numpy as np
 
-from autoplay.board.model import FLAG, Board
+from autoplay.board.model import FLAG, HIDDEN, Board
 from autoplay.errors import ContradictionError, UnreadableBoardError
-from autoplay.vision.classify import classify
+from autoplay.vision.classify import Classification, classify
 from autoplay.vision.counter import read_counter
 from autoplay.vision.debug import write_debug_image
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
 from autoplay.vision.retry import retry_unreadable
-from autoplay.vision.skin import Skin
+from autoplay.vision.skin import UNNAMED_MARK, Skin
 from autoplay.vision.state import UNKNOWN, game_state
 
 
@@ -104,6 +104,10 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
     )
     if not result.readable.all():
         result = retry_unreadable(image, grid, skin, result)
+    like_unnamed = result.labels == UNNAMED_MARK
+    if like_unnamed.any():  # a tile calibration saw but could not name: unreadable, shown covered
+        labels = np.where(like_unnamed, HIDDEN, result.labels)
+        result = Classification(labels, result.distance, result.confidence, result.readable & ~like_unnamed)
     shape = (grid.rows, grid.cols)
     labels = result.labels.reshape(shape)
     unreadable = [divmod(int(i), grid.cols) for i in np.flatnonzero(~result.readable)]

@@ -71,11 +71,10 @@ def _bank(skin: Skin) -> _Bank:
     cached = _BANKS.get(skin)
     if cached is None:
         labels, patches, sizes = [], [], []
-        for label, images in skin.templates.items():
-            for img in images:
-                labels.append(label)
-                patches.append(crop_patch(img, skin.patch_size, skin.inset))
-                sizes.append((img.shape[0] + img.shape[1]) / 2)
+        for label, img in skin.labelled_templates():
+            labels.append(label)
+            patches.append(crop_patch(img, skin.patch_size, skin.inset))
+            sizes.append((img.shape[0] + img.shape[1]) / 2)
         vectors = _blurred(np.stack(patches), skin.patch_size)
         label_arr = np.array(labels, dtype="<U1")
         names, inverse = np.unique(label_arr, return_inverse=True)
