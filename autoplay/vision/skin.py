@@ -20,6 +20,7 @@ from autoplay.board.model import CELL_CHARS
 from autoplay.board.rules import Rules
 from autoplay.errors import UnreadableBoardError, UsageError
 from autoplay.outputs import is_plain_name
+from autoplay.vision.classify import squared_distances
 from autoplay.vision.counter import CounterSpec, glyph_from_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
 from autoplay.vision.image_io import read_image
@@ -27,6 +28,8 @@ from autoplay.vision.skin_home import skin_homes, user_home
 
 #: A label that marks a template as not yet named (unsupervised calibration leaves these for the user).
 UNNAMED = "unnamed"
+#: An unnamed template this near (RMS) a named one is the same tile, named since (calibration's clusters are 0.05 apart).
+SAME_TILE = 0.025
 #: The stand-in character of unnamed templates in the template matrix: a cell nearest one of them is unreadable.
 UNNAMED_MARK = "~"
 
@@ -75,9 +78,18 @@ class Skin:
         }
 
     def labelled_templates(self) -> list[tuple[str, np.ndarray]]:
-        """Every template picture with its character; unnamed ones carry :data:`UNNAMED_MARK`."""
+        """Every template picture with its character; unnamed ones carry :data:`UNNAMED_MARK`.
+
+        An unnamed tile that a named template all but repeats (``play --learn`` named it later, under another
+        file) is that label now and is left out: it would otherwise tie with its named twin and make it unreadable.
+        """
         named = [(label, img) for label, images in self.templates.items() for img in images]
-        return named + [(UNNAMED_MARK, img) for img in self.unnamed]
+        if not self.unnamed:
+            return named
+        vectors = np.stack([patch_vectors(crop_patch(img, self.patch_size, self.inset))[0] for _, img in named])
+        unnamed = np.stack([patch_vectors(crop_patch(img, self.patch_size, self.inset))[0] for img in self.unnamed])
+        nearest = np.sqrt(squared_distances(unnamed, vectors).min(axis=1))
+        return named + [(UNNAMED_MARK, img) for img, d in zip(self.unnamed, nearest, strict=True) if d > SAME_TILE]
 
     def template_matrix(self) -> tuple[np.ndarray, np.ndarray]:
         """All template vectors stacked (M x D) and their label characters (M), cached per skin."""
