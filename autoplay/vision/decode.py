@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from autoplay.board.model import FLAG, Board
+from autoplay.board.model import FLAG, HIDDEN, Board
 from autoplay.errors import ContradictionError, UnreadableBoardError
 from autoplay.vision.classify import Classification, classify
 from autoplay.vision.counter import read_counter
@@ -21,7 +21,8 @@ from autoplay.vision.debug import write_debug_image
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
-from autoplay.vision.skin import Skin
+from autoplay.vision.retry import retry_unreadable
+from autoplay.vision.skin import UNNAMED_MARK, Skin
 from autoplay.vision.state import UNKNOWN, game_state
 
 
@@ -102,7 +103,11 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
         vectors, templates, template_labels, skin.max_distance, skin.min_confidence, skin.label_max_distance
     )
     if not result.readable.all():
-        result = classify_shifted(image, grid, skin, result)
+        result = retry_unreadable(image, grid, skin, result)
+    like_unnamed = result.labels == UNNAMED_MARK
+    if like_unnamed.any():  # a tile calibration saw but could not name: unreadable, shown covered
+        labels = np.where(like_unnamed, HIDDEN, result.labels)
+        result = Classification(labels, result.distance, result.confidence, result.readable & ~like_unnamed)
     shape = (grid.rows, grid.cols)
     labels = result.labels.reshape(shape)
     unreadable = [divmod(int(i), grid.cols) for i in np.flatnonzero(~result.readable)]
@@ -123,50 +128,6 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
         image,
         reading.text if reading else None,
     )
-
-
-#: Whole-pixel moves of the grid tried, nearest first, for cells that match no template where they are.
-SHIFTS = tuple(
-    (dx, dy)
-    for reach in (1, 2)
-    for dy in range(-reach, reach + 1)
-    for dx in range(-reach, reach + 1)
-    if max(abs(dx), abs(dy)) == reach
-)
-
-
-def classify_shifted(image: np.ndarray, grid: Grid, skin: Skin, result: Classification) -> Classification:
-    """Re-classify the unreadable cells with the grid moved by up to 2 px, keeping the first confident match.
-
-    The grid is located to about a pixel, and a tile drawn a pixel off (a
-    frame whose board moved by one pixel, a skin whose pitch wobbles) is
-    unlike its template only because of the offset: each cell is compared
-    where it is first, then at the nearest offsets, so a 1-px shift never
-    makes a whole board unreadable.  A cell that matches nothing at any
-    offset stays unreadable.
-    """
-    templates, template_labels = skin.template_matrix()
-    labels, distance = result.labels.copy(), result.distance.copy()
-    confidence, readable = result.confidence.copy(), result.readable.copy()
-    height, width = image.shape[:2]
-    for dx, dy in SHIFTS:
-        bad = np.flatnonzero(~readable)
-        if not len(bad):
-            break
-        moved = grid.shifted(dx, dy)
-        x0, y0, x1, y1 = moved.rect
-        if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
-            continue
-        vectors = patch_vectors(cell_patches(image, moved, skin.patch_size, skin.inset))[bad]
-        again = classify(
-            vectors, templates, template_labels, skin.max_distance, skin.min_confidence, skin.label_max_distance
-        )
-        fixed = bad[again.readable]
-        labels[fixed] = again.labels[again.readable]
-        distance[fixed] = again.distance[again.readable]
-        confidence[fixed] = again.confidence[again.readable]
-        readable[fixed] = True
-    return Classification(labels, distance, confidence, readable)
 
 
 def check_consistency(decoded: DecodedFrame) -> None:

@@ -41,19 +41,28 @@ def _sampling_maps(xs: bytes, ys: bytes, size: int, inset: float, scale: float) 
     return cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
 
 
+def shrink_factor(grid: Grid, size: int = DEFAULT_SIZE, inset: float = DEFAULT_INSET) -> int:
+    """How many times (a power of two) :func:`cell_patches` shrinks the board before sampling it.
+
+    Halving (area averaging, OpenCV's fast path) goes on while two or more pixels remain per sample:
+    thin strokes (digits, flag poles) then count by their area instead of by whether a sample
+    happens to hit them, and the resample touches fewer pixels.
+    """
+    per_sample = min(np.diff(grid.xs).min(), np.diff(grid.ys).min()) * (1 - 2 * inset) / size
+    factor = 1
+    while per_sample >= 2 * factor:
+        factor *= 2
+    return factor
+
+
 def cell_patches(image: np.ndarray, grid: Grid, size: int = DEFAULT_SIZE, inset: float = DEFAULT_INSET) -> np.ndarray:
     """A (rows, cols, size, size, 3) uint8 array: each cell resampled to ``size`` x ``size`` BGR."""
     x0, y0, x1, y1 = grid.rect
     board = image[max(0, y0) : y1, max(0, x0) : x1]
-    # Halve the board (area averaging, OpenCV's fast path) while two or more pixels remain per sample:
-    # thin strokes (digits, flag poles) then count by their area instead of by whether a sample
-    # happens to hit them, and the resample touches fewer pixels.
-    per_sample = min(np.diff(grid.xs).min(), np.diff(grid.ys).min()) * (1 - 2 * inset) / size
-    factor = 1
-    while per_sample >= 2 * factor:
+    factor = shrink_factor(grid, size, inset)
+    for _ in range(factor.bit_length() - 1):
         height, width = (board.shape[0] // 2) * 2, (board.shape[1] // 2) * 2
         board = cv2.resize(board[:height, :width], (width // 2, height // 2), interpolation=cv2.INTER_AREA)
-        factor *= 2
     scale = 1.0 / factor
     map1, map2 = _sampling_maps(grid.xs.tobytes(), grid.ys.tobytes(), size, float(inset), float(scale))
     sampled = cv2.remap(board, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

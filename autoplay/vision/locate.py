@@ -142,6 +142,17 @@ def _edges_from_centres(centres: np.ndarray, pitch: float) -> np.ndarray:
     return np.concatenate([[centres[0] - pitch / 2], mids, [centres[-1] + pitch / 2]])
 
 
+def _lattice(image: np.ndarray, pitch_range: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+    """Centres and sides of the tiles of the largest lattice on ``image``, and its x/y pitch; None if none."""
+    centres, sides = tile_candidates(image, pitch_range)
+    if len(centres) < MIN_TILES:
+        return None
+    members, pitch_x, pitch_y = _lattice_members(centres, sides)
+    if len(members) < MIN_TILES:
+        return None
+    return centres[members], sides[members], pitch_x, pitch_y
+
+
 def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     """The board's grid on ``image`` (a window grab or a whole desktop).
 
@@ -149,15 +160,22 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     desktop).  Raises :class:`UnreadableBoardError` when no lattice of tiles is found.
     """
     pitch_range = skin.pitch_range if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
-    centres, sides = tile_candidates(image, pitch_range)
-    if len(centres) < MIN_TILES:
+    located_on = image
+    found = _lattice(image, pitch_range)
+    if found is None:
+        # A stipple of one-pixel period (xbomb's covered tiles) is all edges to Canny, so no outline encloses
+        # a tile; averaged over 3x3 pixels it is nearly flat (a checkerboard keeps 1/9 of its contrast, below
+        # Canny's thresholds), while grid lines and tile edges stay, and a symmetric average moves no edge, so
+        # every frame of a game is located on the same pixels.  Tried only when the plain image shows no board:
+        # every board found before is found exactly as before.
+        located_on = cv2.blur(image, (3, 3))
+        found = _lattice(located_on, pitch_range)
+    if found is None:
         raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
-    members, pitch_x, pitch_y = _lattice_members(centres, sides)
-    if len(members) < MIN_TILES:
-        raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
-    kinds = np.round(sides[members] / 2).astype(int)
-    col_centres = _line_centres(centres[members, 0], kinds, pitch_x)
-    row_centres = _line_centres(centres[members, 1], kinds, pitch_y)
+    centres, sides, pitch_x, pitch_y = found
+    kinds = np.round(sides / 2).astype(int)
+    col_centres = _line_centres(centres[:, 0], kinds, pitch_x)
+    row_centres = _line_centres(centres[:, 1], kinds, pitch_y)
     if len(col_centres) < MIN_SIDE or len(row_centres) < MIN_SIDE:
         raise UnreadableBoardError(
             f"unreadable cells: only a {len(row_centres)}x{len(col_centres)} patch of tiles is visible, the rest "
@@ -165,7 +183,7 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
         )
     raw = Grid(_edges_from_centres(col_centres, pitch_x), _edges_from_centres(row_centres, pitch_y))
     grid = _clip_to_image(raw, image.shape)
-    side = _outside_side(raw, image.shape) or _cut_side(image, grid)
+    side = _outside_side(raw, image.shape) or _cut_side(located_on, grid)
     if side:
         raise UnreadableBoardError(f"the board runs off the {side} edge of the image: capture the whole window")
     if skin is not None:

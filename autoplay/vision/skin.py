@@ -20,6 +20,7 @@ from autoplay.board.model import CELL_CHARS
 from autoplay.board.rules import Rules
 from autoplay.errors import UnreadableBoardError, UsageError
 from autoplay.outputs import is_plain_name
+from autoplay.vision.classify import squared_distances
 from autoplay.vision.counter import CounterSpec, glyph_from_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
 from autoplay.vision.image_io import read_image
@@ -27,6 +28,10 @@ from autoplay.vision.skin_home import skin_homes, user_home
 
 #: A label that marks a template as not yet named (unsupervised calibration leaves these for the user).
 UNNAMED = "unnamed"
+#: An unnamed template this near (RMS) a named one is the same tile, named since (calibration's clusters are 0.05 apart).
+SAME_TILE = 0.025
+#: The stand-in character of unnamed templates in the template matrix: a cell nearest one of them is unreadable.
+UNNAMED_MARK = "~"
 
 
 def autoplay_home() -> Path:
@@ -60,6 +65,9 @@ class Skin:
     counter: CounterSpec | None = None
     #: ``"live"`` for a skin written by ``calibrate --live``: ``play`` then learns its unknown tiles by default.
     origin: str = ""
+    #: Tiles calibration saw but could not name.  They name nothing, but they compete: a cell that looks like
+    #: one of them (a 1 when only the 0 is named) is unreadable, never the nearest named label.
+    unnamed: list[np.ndarray] = field(default_factory=list)
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -69,15 +77,28 @@ class Skin:
             **{f"max_distance[{k}]": v for k, v in self.label_max_distance.items()},
         }
 
+    def labelled_templates(self) -> list[tuple[str, np.ndarray]]:
+        """Every template picture with its character; unnamed ones carry :data:`UNNAMED_MARK`.
+
+        An unnamed tile that a named template all but repeats (``play --learn`` named it later, under another
+        file) is that label now and is left out: it would otherwise tie with its named twin and make it unreadable.
+        """
+        named = [(label, img) for label, images in self.templates.items() for img in images]
+        if not self.unnamed:
+            return named
+        vectors = np.stack([patch_vectors(crop_patch(img, self.patch_size, self.inset))[0] for _, img in named])
+        unnamed = np.stack([patch_vectors(crop_patch(img, self.patch_size, self.inset))[0] for img in self.unnamed])
+        nearest = np.sqrt(squared_distances(unnamed, vectors).min(axis=1))
+        return named + [(UNNAMED_MARK, img) for img, d in zip(self.unnamed, nearest, strict=True) if d > SAME_TILE]
+
     def template_matrix(self) -> tuple[np.ndarray, np.ndarray]:
         """All template vectors stacked (M x D) and their label characters (M), cached per skin."""
         cached = self.__dict__.get("_matrix")
         if cached is None:
             labels, vectors = [], []
-            for label, images in self.templates.items():
-                for img in images:
-                    labels.append(label)
-                    vectors.append(patch_vectors(crop_patch(img, self.patch_size, self.inset))[0])
+            for label, img in self.labelled_templates():
+                labels.append(label)
+                vectors.append(patch_vectors(crop_patch(img, self.patch_size, self.inset))[0])
             matrix = np.stack(vectors) if vectors else np.zeros((0, 3 * self.patch_size**2), np.float32)
             cached = (matrix, np.array(labels, dtype="<U1"))
             object.__setattr__(self, "_matrix", cached)
@@ -132,8 +153,10 @@ def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: 
     match = _table(data, "match", source)
     geometry = _table(data, "geometry", source)
     templates: dict[str, list[np.ndarray]] = {}
+    unnamed: list[np.ndarray] = []
     for stem, label in sorted(_table(data, "labels", source).items()):
         if label == UNNAMED:
+            unnamed.append(_template(template_dir, stem, source))
             continue
         if not isinstance(label, str) or label not in CELL_CHARS:
             raise UsageError(f"{source}: [labels] {stem} = {label!r} is not a cell character (. F ? * X 0-8)")
@@ -173,6 +196,7 @@ def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: 
         state=_texts(data, "state", source),
         mines_by_size=mines_by_size,
         origin=str(data.get("origin", "")),
+        unnamed=unnamed,
     )
 
 

@@ -116,3 +116,13 @@ def test_gnome_mines_irregular_row_pitch_is_followed() -> None:
     assert len(gap_starts) == grid.rows - 1
     assert {27.0, 28.0} <= set(np.diff(grid.ys))
     assert np.all(np.abs(grid.ys[1:-1] - np.array(gap_starts)) <= 1.5)
+
+
+@pytest.mark.parametrize("name", [p.stem for p in sorted((FIXTURES / "xbomb").glob("*.png"))])
+def test_a_board_of_stippled_tiles_is_found(name: str) -> None:
+    """xbomb's covered tiles are a one-pixel stipple (edges everywhere to an edge detector) between 2 px lines."""
+    grid = locate_grid(read_image(FIXTURES / "xbomb" / f"{name}.png"))
+    pitch = 20 if name.startswith("tile20") else 32
+    assert (grid.rows, grid.cols) == (16, 30)
+    assert grid.pitch == (pitch, pitch)
+    assert (grid.xs[0], grid.ys[0]) == (5, 28)  # the same pixels on every frame, both sizes: centred on the lines

@@ -1,0 +1,135 @@
+"""Reading tiles drawn at another size than the skin's templates (a resized window, a HiDPI screen).
+
+Cells and templates are both resampled to the same small patch, so a tile at
+28 px and its template cut at 20 px already meet at one size.  What does not
+scale is the drawing itself: a game redraws its digits with a font of another
+pixel size, its bevels a pixel wider or narrower, its flag with another pole,
+so an exact skin (a match limit of 0.04 learnt from pixel-identical tiles)
+refuses every digit at the new size.  Those cells are compared here a second
+way that forgives such redrawing and nothing more: both patches are blurred by
+a fraction of a sample (strokes a pixel wider or placed a pixel off then look
+alike) and the grid is moved by up to a pixel.
+
+The rule that keeps this from misreading is relative to the skin itself: a cell
+is taken as label L only when it is much nearer to L's template than L's
+templates are to any other label's (``SHARE`` of that separation), and much
+nearer to L than to any other label (the confidence ``1 - d1/d2`` at least
+``1 - SHARE``, above every skin's own ``min_confidence``).  A tile the skin has
+never seen (a 4 when only 1–3 were calibrated) lies about as far from every
+template as the labels lie from each other, so it stays unreadable, as at the
+calibrated size.  Used only when the located pitch is off every template's size.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from autoplay.vision.classify import Classification, per_label_best, squared_distances
+from autoplay.vision.features import cell_patches, crop_patch
+from autoplay.vision.grid import Grid
+from autoplay.vision.skin import Skin
+
+#: A pitch this share away from every template's size counts as another tile size.
+SCALE_TOLERANCE = 0.1
+#: Blur of both patches, in patch samples: forgives a stroke redrawn about a pixel wider or off.
+BLUR_SAMPLES = 0.7
+#: A match must be this share of its label's separation from the other labels, or nearer (and this share of the
+#: distance to the next label): a never-seen tile sits near 1.0, every redrawn tile measured at 0.26 at most.
+SHARE = 0.4
+#: Grid moves tried (px): the located grid is good to a pixel, and a pixel is a fifth of a sample at 28 px tiles.
+MOVES = tuple((dx, dy) for dy in (0, -1, 1) for dx in (0, -1, 1))
+
+
+@dataclass(frozen=True)
+class _Bank:
+    """The skin's templates as blurred vectors, their labels, and each label's separation from the others."""
+
+    vectors: np.ndarray  # (M, D) float32
+    labels: np.ndarray  # (M,) '<U1'
+    names: np.ndarray  # (L,) the distinct labels, in per_label_best's order
+    separation: np.ndarray  # (L,) RMS distance from the label's templates to the nearest other label's template
+    sizes: tuple[float, ...]  # each template's mean side in pixels
+
+
+_BANKS: weakref.WeakKeyDictionary[Skin, _Bank] = weakref.WeakKeyDictionary()
+
+
+def _blurred(patches: np.ndarray, size: int) -> np.ndarray:
+    """Rows of float32 0..1 vectors of (N, size, size, 3) uint8 patches, each blurred by ``BLUR_SAMPLES``."""
+    flat = patches.reshape(-1, size, size, 3).astype(np.float32) * np.float32(1 / 255)
+    out = np.empty_like(flat)
+    for i, patch in enumerate(flat):
+        out[i] = cv2.GaussianBlur(patch, (0, 0), BLUR_SAMPLES, borderType=cv2.BORDER_REPLICATE)
+    return out.reshape(len(flat), -1)
+
+
+def _bank(skin: Skin) -> _Bank:
+    cached = _BANKS.get(skin)
+    if cached is None:
+        labels, patches, sizes = [], [], []
+        for label, img in skin.labelled_templates():
+            labels.append(label)
+            patches.append(crop_patch(img, skin.patch_size, skin.inset))
+            sizes.append((img.shape[0] + img.shape[1]) / 2)
+        vectors = _blurred(np.stack(patches), skin.patch_size)
+        label_arr = np.array(labels, dtype="<U1")
+        names, inverse = np.unique(label_arr, return_inverse=True)
+        between = np.sqrt(squared_distances(vectors, vectors))
+        separation = np.array(
+            [
+                between[inverse == k][:, inverse != k].min() if (inverse != k).any() else np.inf
+                for k in range(len(names))
+            ]
+        )
+        cached = _Bank(vectors, label_arr, names, separation, tuple(sizes))
+        _BANKS[skin] = cached
+    return cached
+
+
+def off_scale(grid: Grid, skin: Skin) -> bool:
+    """Whether the grid's cells are drawn at a size none of the skin's templates was cut at."""
+    pitch = float(np.mean(grid.pitch))
+    return all(abs(pitch - size) > SCALE_TOLERANCE * size for size in _bank(skin).sizes)
+
+
+def classify_rescaled(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarray) -> Classification:
+    """Classify the flat cell indices ``cells`` of ``grid`` by the size-forgiving rule above (unreadable if unsure)."""
+    bank = _bank(skin)
+    # A glyph drawn at a fixed pixel size covers 1/f of the side of a tile f times larger, so at the larger size
+    # every difference between labels can shrink by f: each template's separation is divided by it.
+    growth = np.maximum(1.0, float(np.mean(grid.pitch)) / np.array(bank.sizes))
+    names, inverse = np.unique(bank.labels, return_inverse=True)
+    reach = bank.separation[inverse] / growth  # (M,) how far from each template a cell may be
+    height, width = image.shape[:2]
+    n = len(cells)
+    ratio = np.full(n, np.inf)
+    labels = np.full(n, "?", dtype="<U1")
+    d_best = np.ones(n)
+    confidence = np.zeros(n)
+    rows = np.arange(n)
+    for dx, dy in MOVES:
+        moved = grid.shifted(dx, dy)
+        x0, y0, x1, y1 = moved.rect
+        if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+            continue
+        patches = cell_patches(image, moved, skin.patch_size, skin.inset).reshape(
+            -1, skin.patch_size, skin.patch_size, 3
+        )
+        d2_all = squared_distances(_blurred(patches[cells], skin.patch_size), bank.vectors)
+        _, best = per_label_best(d2_all, bank.labels)
+        _, within = per_label_best(d2_all / reach[None, :] ** 2, bank.labels)  # (distance / reach)^2 per label
+        order = np.argsort(best, axis=1)
+        d1 = np.sqrt(best[rows, order[:, 0]])
+        d2 = np.sqrt(best[rows, order[:, 1]]) if len(names) > 1 else np.full(n, np.inf)
+        here = np.maximum(np.sqrt(within[rows, order[:, 0]]), d1 / np.maximum(d2, 1e-9))
+        better = here < ratio
+        ratio[better] = here[better]
+        labels[better] = names[order[better, 0]]
+        d_best[better] = d1[better]
+        confidence[better] = np.clip(1.0 - d1[better] / np.maximum(d2[better], 1e-9), 0.0, 1.0)
+    readable = ratio <= SHARE
+    return Classification(labels, d_best, np.where(readable, confidence, 0.0), readable)
