@@ -104,6 +104,8 @@ class GameResult:
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
     final_shows_all_mines: bool | None = None  # False: a lost board showing only some mines is no full truth
     unknown_cells: int = 0  # most cells of one frame that matched no template and were played as covered
+    # cells of the final board that matched no template: their letters in final_board are best guesses, not reads
+    final_unknown: list[tuple[int, int]] = field(default_factory=list)
     # For ``play --learn`` (not in to_dict): the cells played as covered, and the final frame and its grid.
     unknown_seen: set[tuple[int, int]] = field(default_factory=set, repr=False)
     final_frame: np.ndarray | None = field(default=None, repr=False)
@@ -126,6 +128,7 @@ class GameResult:
             "final_board": self.final_board,
             "final_shows_all_mines": self.final_shows_all_mines,
             "unknown_cells": self.unknown_cells,
+            "final_unknown": [list(cell) for cell in self.final_unknown],
         }
 
 
@@ -401,6 +404,7 @@ class Player:
                 state,
                 timing,
                 explanation_record(decoded.board, decision),
+                unknown=sorted(map(tuple, getattr(decoded, "unreadable", []))),
             )
         if self.on_decision is not None:
             self.on_decision(
@@ -507,6 +511,7 @@ class _GameInProgress:
             return
         self.result.result = state
         self.result.final_board = format_board(decoded.board)
+        self.result.final_unknown = sorted(map(tuple, getattr(decoded, "unreadable", [])))
         self.result.final_frame, self.result.final_grid = self.frame, getattr(decoded, "grid", None)
         if state == "lost":
             self.result.final_shows_all_mines = shows_all_mines(decoded.board)

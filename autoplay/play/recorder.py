@@ -116,7 +116,10 @@ class Recorder:
         state: str,
         timing: dict[str, float],
         explanation: list[dict[str, Any]] | None = None,
+        unknown: list[tuple[int, int]] | None = None,
     ) -> None:
+        """One decision line; ``unknown`` names the cells no template matched (their letters in ``board`` are
+        the decoder's best guesses, played as covered), so an audit does not take them for reads."""
         record = {
             "type": "decision",
             "game": game,
@@ -131,6 +134,8 @@ class Recorder:
         }
         if explanation is not None:
             record["explanation"] = explanation
+        if unknown:
+            record["unknown"] = [list(cell) for cell in unknown]
         self._append(record)
 
     def game(self, game: int, result: str, **details: Any) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoplay.board.model import DIGITS, EXPLODED, FLAG, MINE, UNKNOWN_CHARS, Board, neighbour_table
-from autoplay.replay.recording import RecordedDecision, Recording
+from autoplay.replay.recording import RecordedDecision, Recording, parse_cells
 
 
 @dataclass(frozen=True)
@@ -62,19 +62,24 @@ class AuditReport:
         }
 
 
-def truth_from_final(board: Board, result: str) -> tuple[str, ...]:
+def truth_from_final(board: Board, result: str, unknown: frozenset[tuple[int, int]] = frozenset()) -> tuple[str, ...]:
     """Each cell's truth ("*" or its number) from a finished game's last board; ValueError when it cannot tell.
 
     Won: whatever is still covered is a mine.  Lost: the game shows its mines
     (flags are trusted — the player only flags certain mines, and a wrong flag
-    shows up as a mine total that does not add up).
+    shows up as a mine total that does not add up).  Cells in ``unknown`` matched
+    no template: they are taken for numbers, and if one was a mine after all the
+    total does not add up and the game is not used.
     """
+    skip = {r * board.cols + c for r, c in unknown}
     if result == "won":
-        mines = {i for i, c in enumerate(board.cells) if c in UNKNOWN_CHARS or c == FLAG}
+        mines = {i for i, c in enumerate(board.cells) if (c in UNKNOWN_CHARS or c == FLAG) and i not in skip}
     elif result == "lost":
-        mines = {i for i, c in enumerate(board.cells) if c in (MINE, EXPLODED, FLAG)}
+        mines = {i for i, c in enumerate(board.cells) if c in (MINE, EXPLODED, FLAG) and i not in skip}
     else:
         raise ValueError(f"the game ended {result!r}, not won or lost")
+    if unknown and board.mines is None:
+        raise ValueError("the last board has cells no template matched and no mine total to check them by")
     if board.mines is not None and len(mines) != board.mines:
         raise ValueError(f"the last board shows {len(mines)} mines, the game has {board.mines}")
     neighbours = neighbour_table(board.rows, board.cols)
@@ -83,11 +88,16 @@ def truth_from_final(board: Board, result: str) -> tuple[str, ...]:
     )
 
 
-def compare(board: Board, truth: tuple[str, ...], game: int, frame: str) -> tuple[int, list[Misread]]:
-    """Cells compared and the misread ones: numbers must be the true number, flags and shown mines true mines."""
+def compare(
+    board: Board, truth: tuple[str, ...], game: int, frame: str, unknown: frozenset[tuple[int, int]] = frozenset()
+) -> tuple[int, list[Misread]]:
+    """Cells compared and the misread ones: numbers must be the true number, flags and shown mines true mines.
+
+    Cells in ``unknown`` matched no template and were played as covered: not reads, so not compared.
+    """
     compared, wrong = 0, []
     for index, cell in enumerate(board.cells):
-        if cell in UNKNOWN_CHARS:
+        if cell in UNKNOWN_CHARS or divmod(index, board.cols) in unknown:
             continue
         compared += 1
         expected_mine = cell in (FLAG, MINE, EXPLODED)
@@ -119,20 +129,28 @@ def wrong_certain_moves(decision: RecordedDecision, truth: tuple[str, ...]) -> t
     return len(decision.moves), wrong
 
 
-def audit_games(decisions: Iterable[RecordedDecision], finals: dict[int, tuple[str, Board]]) -> AuditReport:
-    """Audit decisions grouped by game number against ``finals``: game -> (result, last board)."""
+def audit_games(
+    decisions: Iterable[RecordedDecision],
+    finals: dict[int, tuple[str, Board]],
+    final_unknown: dict[int, frozenset[tuple[int, int]]] | None = None,
+) -> AuditReport:
+    """Audit decisions grouped by game number against ``finals``: game -> (result, last board).
+
+    ``final_unknown`` gives, per game, the final board's cells no template matched.
+    """
     report = AuditReport()
     truths: dict[int, tuple[str, ...] | None] = {}
     for game, (result, board) in sorted(finals.items()):
+        unknown = (final_unknown or {}).get(game, frozenset())
         try:
-            truth = truth_from_final(board, result)
+            truth = truth_from_final(board, result, unknown)
         except ValueError as exc:
             truths[game] = None
             report.unverifiable.append(f"game {game}: {exc}")
             continue
         truths[game] = truth
         report.games += 1
-        cells, wrong = compare(board, truth, game, "final")
+        cells, wrong = compare(board, truth, game, "final", unknown)
         report.cells += cells
         report.misreads += wrong
     for decision in decisions:
@@ -144,7 +162,7 @@ def audit_games(decisions: Iterable[RecordedDecision], finals: dict[int, tuple[s
             report.misreads.append(Misread(decision.game, decision.frame.name, -1, -1, "board size", "final size"))
             continue
         report.boards += 1
-        cells, wrong = compare(decision.board, truth, decision.game, decision.frame.name)
+        cells, wrong = compare(decision.board, truth, decision.game, decision.frame.name, decision.unknown)
         report.cells += cells
         report.misreads += wrong
         moves, bad = wrong_certain_moves(decision, truth)
@@ -158,6 +176,7 @@ def audit_recording(recording: Recording) -> AuditReport:
     from autoplay.board.textformat import parse_board
 
     finals: dict[int, tuple[str, Board]] = {}
+    final_unknown: dict[int, frozenset[tuple[int, int]]] = {}
     missing = []
     for game in recording.games:
         text = game.details.get("final_board")
@@ -165,8 +184,9 @@ def audit_recording(recording: Recording) -> AuditReport:
             missing.append(f"game {game.game}: the lost board shows only some of its mines, no full truth")
         elif isinstance(text, str):
             finals[game.game] = (game.result, parse_board(text, source=f"game {game.game} final board"))
+            final_unknown[game.game] = parse_cells(game.details.get("final_unknown"), f"game {game.game}")
         else:
             missing.append(f"game {game.game}: no final board recorded")
-    report = audit_games(recording.decisions, finals)
+    report = audit_games(recording.decisions, finals, final_unknown)
     report.unverifiable += missing
     return report

@@ -71,6 +71,8 @@ class RecordedDecision:
     timing: dict[str, Any]
     line: int
     explanation: list[dict[str, Any]] | None = None
+    #: cells no template matched: played as covered, their letters in ``board`` only best guesses
+    unknown: frozenset[tuple[int, int]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,19 @@ def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> R
         timing=dict(obj.get("timing") or {}),
         line=line,
         explanation=explanation if isinstance(explanation, list) else None,
+        unknown=parse_cells(obj.get("unknown"), where),
     )
+
+
+def parse_cells(value: Any, where: str) -> frozenset[tuple[int, int]]:
+    """A recorded list of ``[row, col]`` pairs (absent: none)."""
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list) or not all(
+        isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) and v >= 0 for v in c) for c in value
+    ):
+        raise RecordingFormatError(f"{where}: 'unknown' must be a list of [row, col] pairs")
+    return frozenset((c[0], c[1]) for c in value)
 
 
 def read_recording(path: str | Path) -> Recording:

@@ -121,3 +121,50 @@ def test_cli_audit_exit_codes(tmp_path, capsys):
     dirty = write_recording(tmp_path / "dirty", {"skin": "gnome-mines"}, records + [final])
     assert main(["replay", str(dirty), "--audit"]) == 1
     assert "1 misread cell(s)" in capsys.readouterr().out
+
+
+def test_cells_no_template_matched_are_not_counted_as_reads(tmp_path):
+    """The decoder's best guess for an unknown tile is recorded, but it was played as covered: not a misread."""
+    records, final = next((r, f) for r, f in map(play_recorded, range(50)) if f["result"] == "won" and len(r) > 3)
+    k, r, c = first_with(records, "12345678")
+    shown = records[k]["board"].splitlines()[r + 1][c]
+    records[k]["board"] = set_cell(records[k]["board"], r, c, str((int(shown) % 8) + 1))
+    records[k]["unknown"] = [[r, c]]
+    # a number of the final board no template matched: its best guess is wrong too
+    fr, fc = next(
+        (i, j)
+        for i, line in enumerate(final["final_board"].splitlines()[1:])
+        for j, ch in enumerate(line)
+        if ch in "123"
+    )
+    true_number = final["final_board"].splitlines()[fr + 1][fc]
+    final["final_board"] = set_cell(final["final_board"], fr, fc, str(int(true_number) % 3 + 1))
+    final["final_unknown"] = [[fr, fc]]
+    report = audit_recording(read_recording(write_recording(tmp_path / "rec", {}, records + [final])))
+    assert report.games == 1 and report.clean, report.to_dict()
+    # the same wrong letters without the record of them being unknown are misreads
+    del records[k]["unknown"], final["final_unknown"]
+    report = audit_recording(read_recording(write_recording(tmp_path / "rec2", {}, records + [final])))
+    assert not report.clean
+
+
+def test_an_unknown_final_cell_that_was_a_mine_makes_the_game_unverifiable(tmp_path):
+    records, final = next((r, f) for r, f in map(play_recorded, range(50)) if f["result"] == "won")
+    fr, fc = next(
+        (i, j)
+        for i, line in enumerate(final["final_board"].splitlines()[1:])
+        for j, ch in enumerate(line)
+        if ch in ".F"
+    )
+    final["final_unknown"] = [[fr, fc]]  # a covered cell (a mine) taken for an unknown number: one mine short
+    report = audit_recording(read_recording(write_recording(tmp_path / "rec", {}, records + [final])))
+    assert report.games == 0 and len(report.unverifiable) == 1
+
+
+def test_a_malformed_unknown_list_is_a_format_error(tmp_path):
+    from autoplay.replay.recording import RecordingFormatError
+
+    records, final = play_recorded(1)
+    records[0]["unknown"] = [[1, "x"]]
+    with pytest.raises(RecordingFormatError, match="row, col"):
+        read_recording(write_recording(tmp_path / "rec", {}, records + [final]))
