@@ -34,7 +34,15 @@ class WindowMoved(WindowProblem):
 
 
 class BoardCovered(WindowProblem):
-    """Another window lies over part of the board, so a click there would reach that window."""
+    """Another window lies over part of the board, so a click there would reach that window.
+
+    ``cover`` identifies the covering window for :meth:`WindowGuard.dismiss`; ``own`` says it is the
+    game's own (a dialog the game opened over itself: transient for its window, or of its process).
+    """
+
+    def __init__(self, message: str, cover: int | None = None, own: bool = False) -> None:
+        super().__init__(message)
+        self.cover, self.own = cover, own
 
 
 class GameNotResponding(WindowProblem):
@@ -63,6 +71,13 @@ class WindowGuard(Protocol):
         """
         ...
 
+    def dismiss(self, cover: BoardCovered) -> bool:
+        """Close a dialog of the game's own that covers the board, with the Escape key (never a click).
+
+        True once it is gone; False when it is not the game's, cannot be closed so, or stays.
+        """
+        ...
+
     def close(self) -> None:
         """Let go of the window system (a connection, say); safe to call twice."""
         ...
@@ -83,6 +98,9 @@ class NoGuard:
 
     def caught_up(self, timeout: float) -> float | None:
         return None
+
+    def dismiss(self, cover: BoardCovered) -> bool:
+        return False
 
     def close(self) -> None:
         return None

@@ -87,7 +87,12 @@ class X11Guard:
             g = child.get_geometry()
             border = 2 * g.border_width
             if intersects((g.x, g.y, g.width + border, g.height + border), board):
-                raise BoardCovered(f"the board is covered by window {self._name(child)!r}")
+                client = self._client(child)
+                raise BoardCovered(
+                    f"the board is covered by window {self._name(child)!r}",
+                    cover=int(client.id),
+                    own=self._is_own(client, window),
+                )
 
     def _top_level(self, window: Any) -> int:
         """The root's child that contains ``window`` (a window manager puts a frame around it)."""
@@ -159,6 +164,70 @@ class X11Guard:
             raise GameNotResponding(str(exc)) from None
         except XError:
             raise WindowClosed("the window was closed") from None
+
+    def dismiss(self, cover: BoardCovered, timeout: float = 2.0) -> bool:
+        """Give the game's own covering dialog the focus, press Escape, and wait for it to go."""
+        import time
+
+        from Xlib import XK, X
+        from Xlib.error import XError
+        from Xlib.ext import xtest
+
+        if not cover.own or cover.cover is None:
+            return False
+        conn = self.x.conn
+        try:
+            dialog = conn.create_resource_object("window", cover.cover)
+            dialog.set_input_focus(X.RevertToParent, X.CurrentTime)
+            code = conn.keysym_to_keycode(XK.string_to_keysym("Escape"))
+            for kind in (X.KeyPress, X.KeyRelease):
+                xtest.fake_input(conn, kind, code)
+                conn.sync()
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if dialog.get_attributes().map_state != X.IsViewable:
+                    break
+                time.sleep(0.05)
+            else:
+                return False
+        except XError:
+            pass  # destroyed while we looked: gone
+        self.x.sync_errors()
+        self.focus()
+        return True
+
+    def _client(self, top: Any) -> Any:
+        """The window with a WM_CLASS inside a root child (the child itself without a window manager)."""
+        from Xlib.error import XError
+
+        queue = [top]
+        for _ in range(20):
+            if not queue:
+                break
+            current = queue.pop(0)
+            try:
+                if current.get_wm_class():
+                    return current
+                queue.extend(current.query_tree().children)
+            except XError:
+                continue
+        return top
+
+    def _is_own(self, client: Any, game: Any) -> bool:
+        """Is ``client`` a window of the game: transient for its window, or of the same process?"""
+        from Xlib import Xatom
+        from Xlib.error import XError
+
+        try:
+            transient = client.get_full_property(self.x.conn.intern_atom("WM_TRANSIENT_FOR"), Xatom.WINDOW)
+            if transient is not None and self.window_id in list(transient.value):
+                return True
+            pid_atom = self.x.conn.intern_atom("_NET_WM_PID")
+            theirs = client.get_full_property(pid_atom, Xatom.CARDINAL)
+            ours = game.get_full_property(pid_atom, Xatom.CARDINAL)
+        except XError:
+            return False
+        return theirs is not None and ours is not None and list(theirs.value) == list(ours.value)
 
     def close(self) -> None:
         self.x.close()

@@ -32,6 +32,7 @@ import numpy as np
 from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board
 from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
+from autoplay.control.guard import BoardCovered
 from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.outputs import run_folder
@@ -46,6 +47,8 @@ from autoplay.vision.obstruction import looks_obstructed
 #: Screen rectangle ``(left, top, width, height)``.
 Rect = tuple[int, int, int, int]
 FINISHED = ("won", "lost")
+#: Dialogs of the game's own a session closes before a cover stops it (a game that keeps reopening one).
+MAX_DIALOGS_CLOSED = 20
 #: A frame with more unreadable cells than this share of the board is located afresh before it is believed.
 RELOCATE_SHARE = 0.05
 PHASES = ("capture", "settle", "decode", "solve", "click")
@@ -104,6 +107,7 @@ class GameResult:
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
     final_shows_all_mines: bool | None = None  # False: a lost board showing only some mines is no full truth
     unknown_cells: int = 0  # most cells of one frame that matched no template and were played as covered
+    dialogs_closed: int = 0  # dialogs of the game's own over the board, closed with Escape
     # cells of the final board that matched no template: their letters in final_board are best guesses, not reads
     final_unknown: list[tuple[int, int]] = field(default_factory=list)
     # For ``play --learn`` (not in to_dict): the cells played as covered, and the final frame and its grid.
@@ -128,6 +132,7 @@ class GameResult:
             "final_board": self.final_board,
             "final_shows_all_mines": self.final_shows_all_mines,
             "unknown_cells": self.unknown_cells,
+            "dialogs_closed": self.dialogs_closed,
             "final_unknown": [list(cell) for cell in self.final_unknown],
         }
 
@@ -251,6 +256,7 @@ class Player:
         self.on_decision = on_decision
         self.grid: Grid | None = None
         self.in_progress: GameResult | None = None  # the game being played, for a truthful report if it stops
+        self.dialogs_closed = 0
 
     # -- screen ---------------------------------------------------------------
     def settle(
@@ -306,9 +312,31 @@ class Player:
         return answered, min(s.late_redraw + 4 * answered, s.response_timeout)
 
     def check_window(self) -> None:
-        """Ask the window system (not the last frame) whether the window is in place and the board uncovered."""
+        """Ask the window system (not the last frame) whether the window is in place and the board uncovered.
+
+        A dialog of the game's own over the board (a high-score table, "start a new game?") is closed
+        with Escape and the question asked again; any other cover stops play.
+        """
         window = self.screen.window_rect()
-        self.screen.check(None if self.grid is None else board_rect_on_screen(self.grid, window))
+        board = None if self.grid is None else board_rect_on_screen(self.grid, window)
+        try:
+            self.screen.check(board)
+        except BoardCovered as covered:
+            if not self.close_own_dialog(covered):
+                raise
+            self.screen.check(board)
+
+    def close_own_dialog(self, covered: BoardCovered) -> bool:
+        """Close the game's own dialog named by ``covered`` (Escape, never a click); False if it is not one."""
+        if not covered.own or self.dialogs_closed >= MAX_DIALOGS_CLOSED:
+            return False
+        if not self.mouse.guard.dismiss(covered):
+            return False
+        self.dialogs_closed += 1
+        if self.in_progress is not None:
+            self.in_progress.dialogs_closed += 1
+        self.mouse.forget_position()
+        return True
 
     # -- acting ---------------------------------------------------------------
     def click_moves(self, moves: list[Move], frame: np.ndarray) -> int | None:
@@ -327,13 +355,18 @@ class Player:
         board = board_rect_on_screen(grid, window)
         x0, y0, x1, y1 = grid.rect
         if not np.array_equal(self.screen.grab()[y0:y1, x0:x1], frame[y0:y1, x0:x1]):
-            self.screen.check(board)  # a window in front or a move gets its own message
+            self.check_window()  # a window in front or a move gets its own message
             return None
         targets: list[Target] = []
         for move in moves:
             cx, cy = grid.cell_center(move.row, move.col)
             targets.append((window[0] + cx, window[1] + cy, "left" if move.action == "reveal" else "right"))
-        self.mouse.click_batch(targets, board)
+        try:
+            self.mouse.click_batch(targets, board)
+        except BoardCovered as covered:
+            if not self.close_own_dialog(covered):
+                raise
+            return None  # read the board again: some of the batch may have been clicked before the dialog came
         self.mouse.park(window, board)
         return len(moves)
 

@@ -237,3 +237,23 @@ def test_calibrate_live_stops_when_the_window_moves(tmp_path):
     assert sum(e["ev"] == "press" for e in events) >= 1
     board = (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
     assert presses_off_board(events, window.id, window.rect, board, face) == []
+
+
+def test_a_dialog_of_the_game_over_the_board_is_closed_with_escape_and_play_goes_on(table):
+    """gnome-mines asks "start a new game?" over the board when Ctrl+R comes mid-game: its own dialog.
+
+    Play closes it with Escape (never a click), then finishes its games; every press lands on the board.
+    """
+    window = table.game.window
+
+    def ask_for_a_new_game(_):
+        table.xdotool("key", "--window", str(window.id), "ctrl+r")
+        return {"asked": time.monotonic()}
+
+    outcome = table.attack(ask_for_a_new_game, rng=random.Random(8), games=2, after_presses=20, delay=(0.2, 0.5))
+    assert outcome.fault_at is not None, "the play command ended before the dialog was asked for"
+    assert outcome.exit_code == 0, outcome.stderr_lines
+    summary = outcome.summary()
+    assert summary is not None and summary["wins"] + summary["losses"] == 2
+    assert outcome.off_board == [], f"presses off the board: {outcome.off_board}"
+    assert sum(game["dialogs_closed"] for game in summary["per_game"]) >= 1
