@@ -26,7 +26,6 @@ from autoplay.board.model import CELL_CHARS, EXPLODED, FLAG, HIDDEN, MINE, Board
 from autoplay.calibrate.rules_labels import (
     COVERED,
     FATAL,
-    FLAGGED,
     OBSTRUCTED,
     REVEALED,
     SHOWN_MINE,
@@ -39,8 +38,9 @@ from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, 
 from autoplay.vision.grid import Grid
 
 Cell = tuple[int, int]
-#: Evidence status of each readable cell character (digits are REVEALED with a known value).
-STATUS_OF = {HIDDEN: COVERED, FLAG: FLAGGED, MINE: SHOWN_MINE, EXPLODED: FATAL}
+#: Evidence status of each readable cell character (digits are REVEALED with a known value). The player
+#: flags only cells it knows are mines, so its flags count as mines shown (live calibration's flags do not).
+STATUS_OF = {HIDDEN: COVERED, FLAG: SHOWN_MINE, MINE: SHOWN_MINE, EXPLODED: FATAL}
 #: Cluster ids from here on stand for the digits the skin reads (KNOWN_BASE + value).
 KNOWN_BASE = 1_000_000
 
@@ -77,8 +77,19 @@ def learn_from_final_board(
     end, a crossed-out flag say, is not).  ``end`` is ``won`` or ``lost``.
     """
     unknown = sorted(set(unknown))
-    if not unknown or not mines_accounted(board, unknown, end):
+    doubtful = set(unknown)
+    seen = set(seen)
+    all_shown = mines_accounted(board, unknown, end)
+    if not unknown or board.mines is None or not (all_shown or end == "lost"):
         return []
+    if not all_shown:
+        # A lost board that shows only some mines (sgt-mines shows the one stepped on): a tile that was
+        # unknown while the game went on is a revealed number (only safe cells open before the loss), and
+        # its value is bounded by the mines shown and the cells still covered around it. Tiles that
+        # appeared only at the end may be mines of a look the skin does not know: they are left out.
+        unknown = [rc for rc in unknown if rc in seen]
+        if not unknown:
+            return []
     indices = [r * grid.cols + c for r, c in unknown]
     vectors = patch_vectors(cell_patches(frame, grid, DEFAULT_SIZE, DEFAULT_INSET))[indices]
 
@@ -88,9 +99,8 @@ def learn_from_final_board(
 
     book = TileBook()
     cluster_of = dict(zip(unknown, book.assign(vectors, crop).tolist()))
-    game = _evidence(board, cluster_of, end)
+    game = _evidence(board, cluster_of, doubtful, end, all_shown)
     naming = name_clusters(Evidence(games=[game]), known={KNOWN_BASE + v: v for v in range(9)})
-    seen = set(seen)
     learned = []
     for cluster in range(len(book)):
         cells = tuple(rc for rc, k in cluster_of.items() if k == cluster)
@@ -101,8 +111,13 @@ def learn_from_final_board(
     return learned
 
 
-def _evidence(board: Board, cluster_of: dict[Cell, int], end: str) -> GameEvidence:
-    """The final board as rules evidence: readable digits as fixed-value clusters, unknown tiles as their own."""
+def _evidence(
+    board: Board, cluster_of: dict[Cell, int], doubtful: set[Cell], end: str, all_shown: bool
+) -> GameEvidence:
+    """The final board as rules evidence: readable digits as fixed-value clusters, unknown tiles as their own.
+
+    ``doubtful`` cells left out of ``cluster_of`` count as obstructed (nothing known about them).
+    """
     status = np.full(len(board.cells), OBSTRUCTED, dtype="<U1")
     shown: dict[int, set[int]] = {}
     for index, cell in enumerate(board.cells):
@@ -110,10 +125,11 @@ def _evidence(board: Board, cluster_of: dict[Cell, int], end: str) -> GameEviden
         if rc in cluster_of:
             status[index] = REVEALED
             shown[index] = {cluster_of[rc]}
+        elif rc in doubtful:
+            continue  # stays OBSTRUCTED
         elif cell.isdigit():
             status[index] = REVEALED
             shown[index] = {KNOWN_BASE + int(cell)}
         else:
             status[index] = STATUS_OF.get(cell, OBSTRUCTED)
-    all_shown = end == "lost"  # mines_accounted checked that a lost board shows every mine
-    return GameEvidence(status.reshape(board.rows, board.cols), shown, end, board.mines, all_shown)
+    return GameEvidence(status.reshape(board.rows, board.cols), shown, end, board.mines, all_shown and end == "lost")

@@ -152,3 +152,19 @@ def test_a_skin_written_by_live_calibration_is_marked_so_play_learns_by_default(
     write_skin(tmp_path, "marked", tiles, SkinSettings(), 0.1, 0.3, {}, [(20.0, 20.0)], origin="live")
     write_skin(tmp_path, "plain", tiles, SkinSettings(), 0.1, 0.3, {}, [(20.0, 20.0)])
     assert load_skin("marked", tmp_path).origin == "live" and load_skin("plain", tmp_path).origin == ""
+
+
+def test_a_loss_that_shows_only_some_mines_names_numbers_its_flags_and_neighbours_decide(home):
+    """sgt-mines shows only the mine stepped on. A tile unknown during the game is a revealed number, bounded by
+    the player's flags (certain mines) and the covered cells around it; where that leaves one value, it is named."""
+    frame, truth = frame_and_truth("tile20_mid_five")  # 37 flags, 4s the skin never saw, most mines not shown
+    decoded = decode_frame(frame, load_skin(NAME, home), None, 99)
+    cells = decoded.unreadable
+    learned = learn_from_final_board(frame, decoded.grid, decoded.board, cells, cells, "lost")
+    named = {rc: t.label for t in learned for rc in t.cells}
+    assert named and set(named.values()) == {"4"}
+    assert all(truth[rc] == label for rc, label in named.items())
+    # tiles that appeared only at the end (not seen during the game) may be mines of an unknown look: not learned
+    assert learn_from_final_board(frame, decoded.grid, decoded.board, cells, [], "lost") == []
+    # without the mine total nothing is decided
+    assert learn_from_final_board(frame, decoded.grid, decoded.board.with_mines(None), cells, cells, "lost") == []
