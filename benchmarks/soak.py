@@ -228,10 +228,13 @@ def main() -> int:
         state["stopped_by_signal"] = stop_requested
     state["wall_seconds"] = round(time.monotonic() - started, 1)
     save()
-    state["slow_game"] = slow_game_figures(recorded_games(recording))
+    games = recorded_games(recording)
+    state["slow_game"] = slow_game_figures(games)
+    # The session's own reading, taken between games after its freed memory went back: no sampling delay.
+    state["rss_in_process"] = flatness([(g["game"], g["rss_kib"]) for g in games if g.get("rss_kib")])
     state["audit"] = audit(recording, {**os.environ, "PYTHONPATH": str(ROOT)})
     save()
-    keys = ("game", "summary", "rss", "rss_peaks", "slow_game", "exit_code", "stderr")
+    keys = ("game", "summary", "rss", "rss_in_process", "rss_peaks", "slow_game", "exit_code", "stderr")
     print(json.dumps({k: state[k] for k in keys}, indent=1))
     return 0 if state["exit_code"] == 0 and state["audit"]["exit_code"] == 0 else 1
 

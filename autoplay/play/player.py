@@ -99,6 +99,7 @@ class GameResult:
     rereads: int = 0
     waits: int = 0  # late batches for which the game was asked whether it had read the clicks yet
     longest_wait: float = 0.0  # the longest time the game took to answer that question, in seconds
+    rss_kib: int | None = None  # the session's resident memory after the game, its freed memory handed back
     last_was_guess: bool = False  # a loss after a certain move means a misread (or a bug), never bad luck
     timing: dict[str, float] = field(default_factory=dict)  # summed seconds per phase
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
@@ -121,6 +122,7 @@ class GameResult:
             "rereads": self.rereads,
             "waits": self.waits,
             "longest_wait": round(self.longest_wait, 4),
+            "rss_kib": self.rss_kib,
             "last_was_guess": self.last_was_guess,
             "timing": {k: round(v, 6) for k, v in self.timing.items()},
             "final_board": self.final_board,
