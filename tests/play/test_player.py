@@ -22,7 +22,7 @@ from autoplay.replay.recording import read_recording
 from autoplay.solver import Move, choose_move
 from tests.play.fakes import FakeBackend, FakeDecoded, FakeGuard, FakeTable
 
-FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05)
+FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05, unasked_wait=0.05)
 
 
 def make_player(table: FakeTable, backend: FakeBackend | None = None, recorder=None, **settings):
@@ -117,6 +117,16 @@ def test_without_an_answer_to_ask_for_lost_clicks_are_still_retried():
     player = Player(table, Mouse(backend), table.decode, make_player(table)[0].solve, PlayerSettings(**FAST))  # NoGuard
     result = player.play_game(1)
     assert result.retries >= 1 and result.waits == 0 and result.result in ("won", "lost")
+
+
+def test_a_game_that_cannot_be_asked_gets_a_long_wait_before_a_flag_is_clicked_again():
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table, lag_grabs=40)  # every click shows only many grabs later, as on a loaded machine
+    settings = {**FAST, "change_timeout": 0.0, "late_redraw": 0.0, "unasked_wait": 2.0}
+    player = Player(table, Mouse(backend), table.decode, make_player(table)[0].solve, PlayerSettings(**settings))
+    result = player.play_game(1)  # Mouse without a guard: nothing to ask, like xdemineur
+    assert result.result in ("won", "lost") and result.retries == 0 and result.waits == 0
+    assert len(backend.clicks) == len(set(backend.clicks))  # no flag clicked twice (xdemineur would show a "?")
 
 
 def test_contradiction_is_recaptured_before_any_click():
