@@ -36,22 +36,12 @@ sys.path.insert(0, str(ROOT))
 
 from autoplay.control.games import launch_game  # noqa: E402 - after the path set-up, for runs from a clone
 from autoplay.control.xserver import VirtualDisplay  # noqa: E402
+from autoplay.play.memory import resident_kib  # noqa: E402
 
 GAME_LINE = re.compile(r"^game (\d+): (\w+) in ([\d.]+) s")
 #: RSS is compared from this game on (the first games warm caches and the solver's tables).
 FLAT_FROM = 50
 FLAT_TOLERANCE = 0.10
-
-
-def rss_kib(pid: int) -> int | None:
-    """Resident memory of ``pid`` in KiB, or None once it has exited."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        return None
-    return None
 
 
 def flatness(samples: list[tuple[int, int]]) -> dict[str, Any]:
@@ -95,7 +85,7 @@ class Sampler(threading.Thread):
 
     def run(self) -> None:
         while not self.done.wait(self.period):
-            kib = rss_kib(self.pid)
+            kib = resident_kib(self.pid)
             if kib is None:
                 return
             with self.lock:
@@ -201,7 +191,7 @@ def main() -> int:
         cmd = [sys.executable, "-m", "autoplay", "play", "--skin", args.game, "--games", str(args.games)]
         cmd += ["--display", server.name, "--mines", str(running.mines), "--record", str(recording)]
         play = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        state["rss_kib_at_launch"] = rss_kib(play.pid)
+        state["rss_kib_at_launch"] = resident_kib(play.pid)
         sampler = Sampler(play.pid)
         sampler.start()
         errors: list[str] = []
@@ -213,7 +203,7 @@ def main() -> int:
             if not match:
                 continue
             number, result, seconds = int(match[1]), match[2], float(match[3])
-            kib = rss_kib(play.pid)
+            kib = resident_kib(play.pid)
             peak, _floor = sampler.take()
             state["games"].append({"game": number, "result": result, "seconds": seconds})
             if kib is not None:

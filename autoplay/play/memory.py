@@ -30,10 +30,10 @@ def _malloc_trim() -> Callable[[int], int] | None:
     return trim
 
 
-def resident_kib() -> int | None:
-    """This process's resident memory in KiB (VmRSS), or None where /proc does not say."""
+def resident_kib(pid: int | None = None) -> int | None:
+    """Resident memory (VmRSS) of ``pid`` (default: this process) in KiB; None where /proc does not say or it exited."""
     try:
-        for line in Path("/proc/self/status").read_text().splitlines():
+        for line in Path(f"/proc/{pid or 'self'}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     except (OSError, ValueError, IndexError):
