@@ -4,16 +4,17 @@ Usage: python benchmarks/soak.py --game gnome-mines --games 500 --out-dir runs/s
 
 Starts its own Xvfb and game, runs the documented command `autoplay play --games N --record DIR` once, and
 reads the "game i: ..." line the command prints after each game; at each line the resident memory (VmRSS from
-/proc) of the playing process is sampled.  That is one consistent point of every game: the session prints the
-line after the game's frames are written and its freed memory handed back.  A sampler thread also reads RSS every
-0.25 s, so each game's peak (frames in flight, a deep search) is kept too.  Everything known so far is written to OUT/soak.json after every game,
-so a run stopped at any point (SIGTERM or SIGINT to this script: the play process gets Ctrl-C and stops
-cleanly) still leaves its figures.  At the end the recording is audited (`autoplay replay DIR --audit`: every
-board read compared with the layout each game revealed at its end).  Memory is called flat when the largest RSS
-from game 50 on is within 10% of the RSS at game 50; `steady_flat` compares the median of the last 50 samples with
-the median of the first 50 from game 50 on, which transient peaks do not move.  From the recording it also
-sums how often a batch showed no effect in time and the game had to be asked whether it had read the clicks
-(``waits``, and the longest answer), and how often cells were clicked again (``retries``).
+/proc) of the playing process is sampled, and a sampler thread reads it every 0.25 s, so each game's peak (frames
+in flight, a deep search) is kept too.  The line comes after the game's frames are written and its freed memory
+handed back, but this process may read /proc a few ms later, when the next game has begun; the session's own
+reading at that point (``rss_kib`` in each game record) is judged too, as ``rss_in_process``.  Everything known so
+far is written to OUT/soak.json after every game, so a run stopped at any point (SIGTERM or SIGINT to this script:
+the play process gets Ctrl-C and stops cleanly) still leaves its figures.  At the end the recording is audited
+(`autoplay replay DIR --audit`: every board read compared with the layout each game revealed at its end).  Memory
+is called flat when the largest RSS from game 50 on is within 10% of the RSS at game 50; `steady_flat` compares the
+median of the last 50 samples with the median of the first 50 from game 50 on, which transient peaks do not move.
+From the recording it also sums how often a batch showed no effect in time and the game had to be asked whether
+it had read the clicks (``waits``, and the longest answer), and how often cells were clicked again (``retries``).
 """
 
 from __future__ import annotations
