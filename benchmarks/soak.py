@@ -4,16 +4,17 @@ Usage: python benchmarks/soak.py --game gnome-mines --games 500 --out-dir runs/s
 
 Starts its own Xvfb and game, runs the documented command `autoplay play --games N --record DIR` once, and
 reads the "game i: ..." line the command prints after each game; at each line the resident memory (VmRSS from
-/proc) of the playing process is sampled.  That is one consistent point of every game: the session prints the
-line after the game's frames are written and its freed memory handed back.  A sampler thread also reads RSS every
-0.25 s, so each game's peak (frames in flight, a deep search) is kept too.  Everything known so far is written to OUT/soak.json after every game,
-so a run stopped at any point (SIGTERM or SIGINT to this script: the play process gets Ctrl-C and stops
-cleanly) still leaves its figures.  At the end the recording is audited (`autoplay replay DIR --audit`: every
-board read compared with the layout each game revealed at its end).  Memory is called flat when the largest RSS
-from game 50 on is within 10% of the RSS at game 50; `steady_flat` compares the median of the last 50 samples with
-the median of the first 50 from game 50 on, which transient peaks do not move.  From the recording it also
-sums how often a batch showed no effect in time and the game had to be asked whether it had read the clicks
-(``waits``, and the longest answer), and how often cells were clicked again (``retries``).
+/proc) of the playing process is sampled, and a sampler thread reads it every 0.25 s, so each game's peak (frames
+in flight, a deep search) is kept too.  The line comes after the game's frames are written and its freed memory
+handed back, but this process may read /proc a few ms later, when the next game has begun; the session's own
+reading at that point (``rss_kib`` in each game record) is judged too, as ``rss_in_process``.  Everything known so
+far is written to OUT/soak.json after every game, so a run stopped at any point (SIGTERM or SIGINT to this script:
+the play process gets Ctrl-C and stops cleanly) still leaves its figures.  At the end the recording is audited
+(`autoplay replay DIR --audit`: every board read compared with the layout each game revealed at its end).  Memory
+is called flat when the largest RSS from game 50 on is within 10% of the RSS at game 50; `steady_flat` compares the
+median of the last 50 samples with the median of the first 50 from game 50 on, which transient peaks do not move.
+From the recording it also sums how often a batch showed no effect in time and the game had to be asked whether
+it had read the clicks (``waits``, and the longest answer), and how often cells were clicked again (``retries``).
 """
 
 from __future__ import annotations
@@ -36,22 +37,12 @@ sys.path.insert(0, str(ROOT))
 
 from autoplay.control.games import launch_game  # noqa: E402 - after the path set-up, for runs from a clone
 from autoplay.control.xserver import VirtualDisplay  # noqa: E402
+from autoplay.play.memory import resident_kib  # noqa: E402
 
 GAME_LINE = re.compile(r"^game (\d+): (\w+) in ([\d.]+) s")
 #: RSS is compared from this game on (the first games warm caches and the solver's tables).
 FLAT_FROM = 50
 FLAT_TOLERANCE = 0.10
-
-
-def rss_kib(pid: int) -> int | None:
-    """Resident memory of ``pid`` in KiB, or None once it has exited."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        return None
-    return None
 
 
 def flatness(samples: list[tuple[int, int]]) -> dict[str, Any]:
@@ -95,7 +86,7 @@ class Sampler(threading.Thread):
 
     def run(self) -> None:
         while not self.done.wait(self.period):
-            kib = rss_kib(self.pid)
+            kib = resident_kib(self.pid)
             if kib is None:
                 return
             with self.lock:
@@ -201,7 +192,7 @@ def main() -> int:
         cmd = [sys.executable, "-m", "autoplay", "play", "--skin", args.game, "--games", str(args.games)]
         cmd += ["--display", server.name, "--mines", str(running.mines), "--record", str(recording)]
         play = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        state["rss_kib_at_launch"] = rss_kib(play.pid)
+        state["rss_kib_at_launch"] = resident_kib(play.pid)
         sampler = Sampler(play.pid)
         sampler.start()
         errors: list[str] = []
@@ -213,7 +204,7 @@ def main() -> int:
             if not match:
                 continue
             number, result, seconds = int(match[1]), match[2], float(match[3])
-            kib = rss_kib(play.pid)
+            kib = resident_kib(play.pid)
             peak, _floor = sampler.take()
             state["games"].append({"game": number, "result": result, "seconds": seconds})
             if kib is not None:
@@ -228,10 +219,13 @@ def main() -> int:
         state["stopped_by_signal"] = stop_requested
     state["wall_seconds"] = round(time.monotonic() - started, 1)
     save()
-    state["slow_game"] = slow_game_figures(recorded_games(recording))
+    games = recorded_games(recording)
+    state["slow_game"] = slow_game_figures(games)
+    # The session's own reading, taken between games after its freed memory went back: no sampling delay.
+    state["rss_in_process"] = flatness([(g["game"], g["rss_kib"]) for g in games if g.get("rss_kib")])
     state["audit"] = audit(recording, {**os.environ, "PYTHONPATH": str(ROOT)})
     save()
-    keys = ("game", "summary", "rss", "rss_peaks", "slow_game", "exit_code", "stderr")
+    keys = ("game", "summary", "rss", "rss_in_process", "rss_peaks", "slow_game", "exit_code", "stderr")
     print(json.dumps({k: state[k] for k in keys}, indent=1))
     return 0 if state["exit_code"] == 0 and state["audit"]["exit_code"] == 0 else 1
 

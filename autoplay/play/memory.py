@@ -15,6 +15,7 @@ import ctypes.util
 import functools
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 
 @functools.cache
@@ -27,6 +28,17 @@ def _malloc_trim() -> Callable[[int], int] | None:
     except (OSError, AttributeError, TypeError):
         return None
     return trim
+
+
+def resident_kib(pid: int | None = None) -> int | None:
+    """Resident memory (VmRSS) of ``pid`` (default: this process) in KiB; None where /proc does not say or it exited."""
+    try:
+        for line in Path(f"/proc/{pid or 'self'}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def release_free_memory() -> bool:

@@ -13,8 +13,9 @@ Policy, and why:
   one more wait for a late redraw (a loaded machine draws a click up to ~100 ms
   late, sometimes in two steps); then, where the window system can tell, the
   game itself is asked whether it has read the clicks yet (a game starved of CPU
-  for seconds has not: it is waited for, not clicked again); only clicks the game
-  has read and still not shown are clicked again, a bounded number of times.
+  for seconds has not: it is waited for, not clicked again), and a game that
+  cannot be asked gets a long wait; only then are the cells clicked again, a
+  bounded number of times.
 - A board the solver finds contradictory, or a frame the decoder cannot read,
   is captured again after a longer settle before anything is clicked; only a
   persistent failure stops the game.
@@ -83,6 +84,7 @@ class PlayerSettings:
     late_redraw: float = 0.3  # extra wait for cells still missing before they are clicked again
     click_retries: int = 2  # re-clicks of a cell whose click did not register
     response_timeout: float = 30.0  # how long a game that has not read its clicks yet is waited for
+    unasked_wait: float = 2.0  # a game that cannot be asked: the extra wait for a change before clicking again
     reread_limit: int = 4  # re-captures of an unreadable or contradictory board
     max_decisions: int = 5000
     final_patience: float = 10.0  # the final board must stay unchanged this many settle intervals (flash, popup)
@@ -102,6 +104,7 @@ class GameResult:
     rereads: int = 0
     waits: int = 0  # late batches for which the game was asked whether it had read the clicks yet
     longest_wait: float = 0.0  # the longest time the game took to answer that question, in seconds
+    rss_kib: int | None = None  # the session's resident memory after the game, its freed memory handed back
     last_was_guess: bool = False  # a loss after a certain move means a misread (or a bug), never bad luck
     timing: dict[str, float] = field(default_factory=dict)  # summed seconds per phase
     final_board: str | None = None  # the last board read, in the text format: the truth for auditing misreads
@@ -127,6 +130,7 @@ class GameResult:
             "rereads": self.rereads,
             "waits": self.waits,
             "longest_wait": round(self.longest_wait, 4),
+            "rss_kib": self.rss_kib,
             "last_was_guess": self.last_was_guess,
             "timing": {k: round(v, 6) for k, v in self.timing.items()},
             "final_board": self.final_board,
@@ -580,12 +584,16 @@ class _GameInProgress:
         if not self.asked_game:
             self.asked_game = True
             answer = self.player.ask_game()
-            if answer is not None:
-                answered, patience = answer
-                self.result.waits += 1
-                self.result.longest_wait = max(self.result.longest_wait, answered)
-                self.capture(self.frame, change_timeout=patience)
+            if answer is None:
+                # No way to ask (xdemineur): a flag clicked again before its late redraw comes off, or turns
+                # into a "?", so such a game is given a long wait instead.
+                self.capture(self.frame, change_timeout=self.settings.unasked_wait)
                 return
+            answered, patience = answer
+            self.result.waits += 1
+            self.result.longest_wait = max(self.result.longest_wait, answered)
+            self.capture(self.frame, change_timeout=patience)
+            return
         if self.retries_left <= 0:
             raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
         before = self.frame

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from autoplay.play.memory import release_free_memory
+from autoplay.play.memory import release_free_memory, resident_kib
 from autoplay.play.player import GameResult, Player
 from autoplay.sim.stats import wilson_interval
 
@@ -92,11 +92,13 @@ def play_session(
             result = player.play_game(number)
             summary.games.append(result)
             if player.recorder is not None:
+                player.recorder.flush()  # the game's frames are on disk: none is held into the next game
+            release_free_memory()
+            result.rss_kib = resident_kib()  # the same point of every game: what a long session keeps
+            if player.recorder is not None:
                 player.recorder.game(
                     number, result.result, **{k: v for k, v in result.to_dict().items() if k != "result"}
                 )
-                player.recorder.flush()  # the game's frames are on disk: none is held into the next game
-            release_free_memory()
             if on_game is not None:
                 on_game(result)
             # The final frame is for the hook (play --learn) only: kept in the summary, a window-sized array per

@@ -106,3 +106,71 @@ def test_nothing_can_map_over_the_board_while_the_guard_holds(x):
 def test_helpers():
     assert intersects((0, 0, 10, 10), (9, 9, 5, 5)) and not intersects((0, 0, 10, 10), (10, 0, 5, 5))
     assert change_message((0, 0, 5, 5), (-3, 4, 5, 5)) == "the window moved by (-3,+4)"
+
+
+def take_pings(conn, win):
+    conn_protocols = conn.intern_atom("WM_PROTOCOLS")
+    win.set_wm_protocols([conn.intern_atom("WM_DELETE_WINDOW"), conn.intern_atom("_NET_WM_PING")])
+    conn.sync()
+    return conn_protocols
+
+
+def answer_pings(conn, protocols):
+    """What a GTK client does when its event loop runs: send each ping back to the root window."""
+    from Xlib.protocol import event
+
+    root = conn.screen().root
+    while conn.pending_events():
+        ev = conn.next_event()
+        if ev.type == X.ClientMessage and ev.client_type == protocols:
+            reply = event.ClientMessage(window=root, client_type=protocols, data=ev.data)
+            root.send_event(reply, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+    conn.flush()
+
+
+def test_a_game_that_takes_no_pings_cannot_be_asked(x):
+    name, other = x
+    game = make_window(other, GAME, "game")  # like xdemineur: WM_PROTOCOLS without _NET_WM_PING
+    assert guard_for(name, game).caught_up(1.0) is None
+
+
+def test_a_game_that_answers_its_ping_has_caught_up(x):
+    import threading
+
+    name, other = x
+    game = make_window(other, GAME, "game")
+    protocols = take_pings(other, game)
+    stop = threading.Event()
+
+    def event_loop():
+        while not stop.wait(0.05):
+            answer_pings(other, protocols)
+
+    loop = threading.Thread(target=event_loop, daemon=True)
+    loop.start()
+    try:
+        answered = guard_for(name, game).caught_up(5.0)
+    finally:
+        stop.set()
+        loop.join()
+    assert answered is not None and 0 <= answered < 5.0
+
+
+def test_a_game_that_never_reads_its_events_is_named_not_waited_for_forever(x):
+    from autoplay.control.guard import GameNotResponding
+
+    name, other = x
+    game = make_window(other, GAME, "game")
+    take_pings(other, game)  # ... and then never reads its events: a frozen game
+    with pytest.raises(GameNotResponding, match="did not answer for 1 s"):
+        guard_for(name, game).caught_up(1.0)
+
+
+def test_asking_a_closed_window_says_so(x):
+    name, other = x
+    game = make_window(other, GAME, "game")
+    guard = guard_for(name, game)
+    game.destroy()
+    other.sync()
+    with pytest.raises(WindowClosed):
+        guard.caught_up(1.0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from functools import partial
 from pathlib import Path
@@ -21,7 +22,7 @@ from autoplay.replay.recording import read_recording
 from autoplay.solver import Move, choose_move
 from tests.play.fakes import FakeBackend, FakeDecoded, FakeGuard, FakeTable
 
-FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05)
+FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05, unasked_wait=0.05)
 
 
 def make_player(table: FakeTable, backend: FakeBackend | None = None, recorder=None, **settings):
@@ -116,6 +117,16 @@ def test_without_an_answer_to_ask_for_lost_clicks_are_still_retried():
     player = Player(table, Mouse(backend), table.decode, make_player(table)[0].solve, PlayerSettings(**FAST))  # NoGuard
     result = player.play_game(1)
     assert result.retries >= 1 and result.waits == 0 and result.result in ("won", "lost")
+
+
+def test_a_game_that_cannot_be_asked_gets_a_long_wait_before_a_flag_is_clicked_again():
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table, lag_grabs=40)  # every click shows only many grabs later, as on a loaded machine
+    settings = {**FAST, "change_timeout": 0.0, "late_redraw": 0.0, "unasked_wait": 2.0}
+    player = Player(table, Mouse(backend), table.decode, make_player(table)[0].solve, PlayerSettings(**settings))
+    result = player.play_game(1)  # Mouse without a guard: nothing to ask, like xdemineur
+    assert result.result in ("won", "lost") and result.retries == 0 and result.waits == 0
+    assert len(backend.clicks) == len(set(backend.clicks))  # no flag clicked twice (xdemineur would show a "?")
 
 
 def test_contradiction_is_recaptured_before_any_click():
@@ -273,6 +284,9 @@ def test_a_session_keeps_no_final_frames_but_its_hook_sees_each():
     )
     assert seen == [True, True, True]  # play --learn reads it in the hook
     assert [g.final_frame for g in summary.games] == [None, None, None]  # a long session does not hold them
+    if sys.platform.startswith("linux"):  # each game records what the session holds after it, for soak runs
+        assert all(isinstance(g.rss_kib, int) and g.rss_kib > 0 for g in summary.games)
+        assert all(g.to_dict()["rss_kib"] == g.rss_kib for g in summary.games)
 
 
 def test_session_records_in_the_replay_format_and_sums_up(tmp_path):
