@@ -414,6 +414,19 @@ class Player:
             f"cannot read the board: {len(cells)} unreadable cells {shown}".rstrip(), debug_image=debug
         )
 
+    def resized_error(self, frame: np.ndarray, decoded: DecodedFrame, was: tuple[int, int]) -> UnreadableBoardError:
+        """The error for a board located at another size than before in the game, with the frame kept to look at."""
+        grid = getattr(decoded, "grid", None)
+        folder = self.recorder.root if self.recorder is not None else run_folder("unreadable")
+        if self.recorder is not None:
+            self.recorder.frame(frame, "unreadable")
+        debug = write_debug_image(folder / f"resized-{time.strftime('%Y%m%d-%H%M%S')}.png", frame, grid, [])
+        rows, cols = decoded.board.rows, decoded.board.cols
+        return UnreadableBoardError(
+            f"the board was located as {rows}x{cols} cells, not {was[0]}x{was[1]} as before in this game",
+            debug_image=debug,
+        )
+
     def log_decision(
         self,
         number: int,
@@ -493,11 +506,7 @@ class _GameInProgress:
             # A board does not change size mid-game: a grid re-located onto part of the window (or onto something
             # else) is a misreading, and the moves expected from the last batch would not even fit it.
             was = self.size
-            return self.reread(
-                lambda: UnreadableBoardError(
-                    f"the board was located as {size[0]}x{size[1]} cells, not {was[0]}x{was[1]} as before in this game"
-                )
-            )
+            return self.reread(lambda: self.player.resized_error(frame, decoded, was))
         state = shown_state(decoded)
         if state in FINISHED:
             return self.finish(decoded, state)
