@@ -281,11 +281,14 @@ class Player:
         )
         return settled, timed.seconds
 
-    def read(self, frame: np.ndarray) -> DecodedFrame:
+    def read(self, frame: np.ndarray, size: tuple[int, int] | None = None) -> DecodedFrame:
         """Decode on the known grid; a frame it reads badly is located afresh and the better reading kept.
 
         A board that moved by a few pixels, or a grid first located on a board in
-        play, is re-located rather than misread or given up on.
+        play, is re-located rather than misread or given up on. ``size`` is the
+        board's size in this game so far: a board does not change size mid-game, so
+        a re-located grid of another size (one row and column short on a finished
+        board with no covered tile at its edges, say) is not taken.
         """
         decoded = self.decode(frame, self.grid)
         unread = len(getattr(decoded, "unreadable", []))
@@ -296,7 +299,8 @@ class Player:
                 fresh = self.decode(frame, None)
             except UnreadableBoardError:
                 fresh = None
-            if fresh is not None and len(getattr(fresh, "unreadable", [])) < unread:
+            same_size = fresh is not None and (size is None or (fresh.board.rows, fresh.board.cols) == size)
+            if fresh is not None and same_size and len(getattr(fresh, "unreadable", [])) < unread:
                 decoded = fresh
         if getattr(decoded, "grid", None) is not None:
             self.grid = decoded.grid
@@ -497,7 +501,7 @@ class _GameInProgress:
             raise ControlError(f"game {self.result.game} did not end after {self.result.decisions} decisions")
         frame = self.frame
         t0 = time.perf_counter()
-        decoded = self.player.read(frame)
+        decoded = self.player.read(frame, self.size)
         t_decode = time.perf_counter() - t0
         size = (decoded.board.rows, decoded.board.cols)
         if self.size is None:
