@@ -372,3 +372,22 @@ def test_a_board_read_at_another_size_mid_game_is_reread_then_refused_not_indexe
     with pytest.raises(UnreadableBoardError, match="located as 5x9 cells, not 9x9"):
         player.play_game(1)
     assert len(backend.clicks) == 1  # the opening click only
+
+
+def test_a_relocated_grid_of_another_size_is_not_taken_mid_game():
+    """A board does not change size mid-game: a fresh location one row and column short is a misreading."""
+    table = FakeTable(seed=3)
+    player, _ = make_player(table)
+    frame = table.grab()
+    good = table.decode(frame, None)
+    short = Board(table.rows - 1, table.cols - 1, good.board.cells[: (table.rows - 1) * (table.cols - 1)], table.mines)
+    player.grid = good.grid
+
+    def decode(image, grid):  # on the known grid many cells read as unknown; located afresh, fewer, but smaller
+        if grid is None:
+            return FakeDecoded(short, "playing", good.grid, unreadable=[(0, 0)])
+        return FakeDecoded(good.board, "playing", grid, unreadable=[(r, 0) for r in range(table.rows)])
+
+    player.decode = decode
+    assert player.read(frame, (table.rows, table.cols)).board.shape == (table.rows, table.cols)
+    assert player.read(frame, None).board.shape == (table.rows - 1, table.cols - 1)  # a new game may change size
