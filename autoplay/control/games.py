@@ -82,16 +82,39 @@ class RunningGame:
         self.stop()
 
 
-def _end_process_group(process: subprocess.Popen[bytes]) -> None:
-    """Terminate the game and everything it started (its own process group, made at launch)."""
+def _end_process_group(process: subprocess.Popen[bytes], timeout: float = 5.0) -> None:
+    """Terminate the game and everything it started (its own process group, made at launch).
+
+    Returns only once no process of the group is left: a game started through a wrapper
+    (kmines under dbus-run-session) may outlive the wrapper for a moment, and its window would
+    then be taken for the next launch's.
+    """
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
     try:
-        process.wait(timeout=5)
+        process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+    for last_signal in (signal.SIGKILL, None):
+        deadline = time.monotonic() + timeout
+        while _group_alive(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not _group_alive(process.pid) or last_signal is None:
+            return  # gone, or only zombies nobody reaps are left: nothing more to wait for
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, last_signal)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def find_binary(name: str) -> str:
