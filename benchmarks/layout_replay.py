@@ -61,6 +61,7 @@ class LayoutReplay:
     live_wins: int = 0
     sim_wins: int = 0
     differing: list[str] = field(default_factory=list)
+    skipped: int = 0  # finished games whose end does not show the whole layout (a sgt-mines loss)
 
     def summary(self) -> str:
         lo, hi = wilson_interval(self.live_wins, self.played)
@@ -68,6 +69,7 @@ class LayoutReplay:
             f"{self.played} live games replayed on their own mine layouts in the simulator: **{self.same} of "
             f"{self.played} end the same way**; live wins {self.live_wins} ({100 * self.live_wins / self.played:.1f}%, "
             f"{100 * lo:.1f}–{100 * hi:.1f}%), simulated wins on the same layouts {self.sim_wins}"
+            + (f"; {self.skipped} games skipped, their end does not show the layout" if self.skipped else "")
         )
 
 
@@ -85,11 +87,18 @@ def replay_recordings(paths: list[Path], progress: bool = True) -> LayoutReplay:
             final_text = game.details.get("final_board")
             if game.result not in ("won", "lost") or not final_text or game.game not in first_board:
                 continue
+            if game.details.get("final_shows_all_mines") is False:
+                result.skipped += 1
+                continue
             final = Board.from_text(final_text)
             mines = final.mines if final.mines is not None else recording.mines
-            won = replay_layout(
-                final, game.result, first_board[game.game], recording.rules, mines, recording.time_limit or 1.0
-            )
+            try:
+                won = replay_layout(
+                    final, game.result, first_board[game.game], recording.rules, mines, recording.time_limit or 1.0
+                )
+            except ValueError:  # the last board does not add up to the layout
+                result.skipped += 1
+                continue
             result.played += 1
             result.live_wins += game.result == "won"
             result.sim_wins += won

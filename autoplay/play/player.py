@@ -86,6 +86,9 @@ class PlayerSettings:
     response_timeout: float = 30.0  # how long a game that has not read its clicks yet is waited for
     unasked_wait: float = 2.0  # a game that cannot be asked: the extra wait for a change before clicking again
     reread_limit: int = 4  # re-captures of an unreadable or contradictory board
+    # a block of the board hidden by something the game drew over it (a "you have won" popup that fades in
+    # and out, not a window): how long to wait once for it to change before the usual re-reads
+    obstruction_wait: float = 6.0
     max_decisions: int = 5000
     final_patience: float = 10.0  # the final board must stay unchanged this many settle intervals (flash, popup)
     dry_run: bool = False
@@ -484,6 +487,7 @@ class _GameInProgress:
         self.grabbing = self.waited = 0.0
         self.expected: list[Move] = []
         self.waited_late = False
+        self.waited_obstruction = False  # whether a block drawn over the board has been waited for
         self.asked_game = False  # whether the game has been asked if it read the last batch
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
@@ -517,6 +521,11 @@ class _GameInProgress:
         self.final_checked = False
         unknown = list(getattr(decoded, "unreadable", []))
         if self.player.grid is None or looks_obstructed(decoded.board.rows, decoded.board.cols, unknown):
+            if self.player.grid is not None and not self.waited_obstruction:
+                self.waited_obstruction = True  # once per game: the game's own popup goes by itself
+                self.player.check_window()
+                self.result.rereads += 1
+                return self.capture(self.frame, patience=4.0, change_timeout=self.settings.obstruction_wait)
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         if unknown and set(unknown) != self.last_unknown:
             # Read again first: a cell caught mid-redraw reads on the next frame; a tile the skin
