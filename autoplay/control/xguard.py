@@ -107,21 +107,16 @@ class X11Guard:
         """A covering window's title or class, looking into its children too (a manager's frame has none)."""
         from Xlib.error import XError
 
-        queue = [window]
-        for _ in range(20):
-            if not queue:
-                break
-            current = queue.pop(0)
+        for current in _descendants(window):
             try:
                 name = current.get_wm_name()
                 wm_class = current.get_wm_class()
-                if name:
-                    return name.decode("latin-1") if isinstance(name, bytes) else str(name)
-                if wm_class:
-                    return str(wm_class[0])
-                queue.extend(current.query_tree().children)
             except XError:
                 continue
+            if name:
+                return name.decode("latin-1") if isinstance(name, bytes) else str(name)
+            if wm_class:
+                return str(wm_class[0])
         return hex(window.id)
 
     # -- check and act as one ------------------------------------------------------
@@ -200,15 +195,10 @@ class X11Guard:
         """The window with a WM_CLASS inside a root child (the child itself without a window manager)."""
         from Xlib.error import XError
 
-        queue = [top]
-        for _ in range(20):
-            if not queue:
-                break
-            current = queue.pop(0)
+        for current in _descendants(top):
             try:
                 if current.get_wm_class():
                     return current
-                queue.extend(current.query_tree().children)
             except XError:
                 continue
         return top
@@ -231,6 +221,22 @@ class X11Guard:
 
     def close(self) -> None:
         self.x.close()
+
+
+def _descendants(window: Any, limit: int = 20) -> Iterator[Any]:
+    """``window`` and the windows below it, breadth first, at most ``limit`` (a manager's frame holds the client)."""
+    from Xlib.error import XError
+
+    queue = [window]
+    for _ in range(limit):
+        if not queue:
+            return
+        current = queue.pop(0)
+        yield current
+        try:
+            queue.extend(current.query_tree().children)
+        except XError:
+            continue
 
 
 class XTestPointer:
