@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 
 import pytest
@@ -20,6 +21,9 @@ _DATA_HOME = tempfile.mkdtemp(prefix="autoplay-test-data-")
 def pytest_configure(config: pytest.Config) -> None:
     os.environ["XDG_DATA_HOME"] = _DATA_HOME
     os.environ.pop("AUTOPLAY_HOME", None)
+    # Tests send Ctrl-C (SIGINT) to the commands they start. A shell runs a background job (`cmd &`) with SIGINT
+    # ignored, and an ignored signal stays ignored in every program started from it; a handled one does not.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
