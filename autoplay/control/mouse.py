@@ -199,9 +199,8 @@ class Mouse:
             raise ClickRefused(f"refused to click ({x:.0f}, {y:.0f}): outside the board {board}")
         if not targets:
             return
-        self._check_user()
         self.backend.failsafe_check()
-        for x, y, button in targets:
+        for x, y, button in targets:  # _arrive checks the pointer before each move
             bx, by = self._to_backend(x, y)
             self._arrive(bx, by)
             with self.guard.holding(board):

@@ -401,14 +401,8 @@ class Player:
         """The error to stop with if re-reading does not help; the frame is kept in the recording for calibration."""
         cells = list(getattr(decoded, "unreadable", []))
         shown = ", ".join(f"({r},{c})" for r, c in cells[:6]) + (" ..." if len(cells) > 6 else "")
-        if self.recorder is not None:
-            self.recorder.frame(frame, "unreadable")
-            folder = self.recorder.root
-        else:
-            folder = run_folder("unreadable")  # a folder of its own, named in the message
-        marked = folder / f"unreadable-{time.strftime('%Y%m%d-%H%M%S')}.png"
         grid = getattr(decoded, "grid", None)
-        debug = write_debug_image(marked, frame, grid, cells)
+        debug = self.keep_frame(frame, grid, cells, "unreadable")
         total = grid.rows * grid.cols if grid is not None else 0
         if total and len(cells) > total * FOREIGN_SKIN_SHARE:
             # most tiles match nothing: not a misread but another game (or theme) than the skin describes
@@ -423,16 +417,22 @@ class Player:
 
     def resized_error(self, frame: np.ndarray, decoded: DecodedFrame, was: tuple[int, int]) -> UnreadableBoardError:
         """The error for a board located at another size than before in the game, with the frame kept to look at."""
-        grid = getattr(decoded, "grid", None)
-        folder = self.recorder.root if self.recorder is not None else run_folder("unreadable")
-        if self.recorder is not None:
-            self.recorder.frame(frame, "unreadable")
-        debug = write_debug_image(folder / f"resized-{time.strftime('%Y%m%d-%H%M%S')}.png", frame, grid, [])
+        debug = self.keep_frame(frame, getattr(decoded, "grid", None), [], "resized")
         rows, cols = decoded.board.rows, decoded.board.cols
         return UnreadableBoardError(
             f"the board was located as {rows}x{cols} cells, not {was[0]}x{was[1]} as before in this game",
             debug_image=debug,
         )
+
+    def keep_frame(self, frame: np.ndarray, grid: Grid | None, cells: list[tuple[int, int]], stem: str) -> str | None:
+        """Keep a frame play stops on: whole in the recording (ready to calibrate on), and a copy with the grid and
+        ``cells`` marked beside it (or in a new folder of its own without a recording); the copy's path."""
+        if self.recorder is not None:
+            self.recorder.frame(frame, "unreadable")
+            folder = self.recorder.root
+        else:
+            folder = run_folder("unreadable")  # a folder of its own, named in the message
+        return write_debug_image(folder / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.png", frame, grid, cells)
 
     def log_decision(
         self,
@@ -521,12 +521,10 @@ class _GameInProgress:
         self.final_checked = False
         unknown = list(getattr(decoded, "unreadable", []))
         if self.player.grid is None or looks_obstructed(decoded.board.rows, decoded.board.cols, unknown):
-            if self.player.grid is not None and not self.waited_obstruction:
-                self.waited_obstruction = True  # once per game: the game's own popup goes by itself
-                self.player.check_window()
-                self.result.rereads += 1
-                return self.capture(self.frame, patience=4.0, change_timeout=self.settings.obstruction_wait)
-            return self.reread(lambda: self.player.unreadable_error(frame, decoded))
+            # Once per game the first re-read waits long: a popup the game draws over its board goes by itself.
+            wait = None if self.waited_obstruction or self.player.grid is None else self.settings.obstruction_wait
+            self.waited_obstruction = self.waited_obstruction or wait is not None
+            return self.reread(lambda: self.player.unreadable_error(frame, decoded), change_timeout=wait)
         if unknown and set(unknown) != self.last_unknown:
             # Read again first: a cell caught mid-redraw reads on the next frame; a tile the skin
             # does not know reads the same twice and is then played around.
@@ -575,8 +573,11 @@ class _GameInProgress:
         if state == "lost":
             self.result.final_shows_all_mines = shows_all_mines(decoded.board)
 
-    def reread(self, failure: Callable[[], Exception]) -> None:
-        """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``."""
+    def reread(self, failure: Callable[[], Exception], change_timeout: float | None = None) -> None:
+        """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``.
+
+        ``change_timeout`` is how long to wait for the picture to change (default: the late-redraw wait).
+        """
         self.player.check_window()  # a closed, moved or covered window explains an unreadable frame best
         self.rereads_left -= 1
         self.result.rereads += 1
@@ -586,7 +587,8 @@ class _GameInProgress:
         if self.player.grid is not None and not self.settings.dry_run:  # a hovered tile reads as unreadable
             window = self.player.screen.window_rect()
             self.player.mouse.park(window, board_rect_on_screen(self.player.grid, window))
-        self.capture(self.frame, patience=4.0, change_timeout=self.settings.late_redraw)
+        wait = self.settings.late_redraw if change_timeout is None else change_timeout
+        self.capture(self.frame, patience=4.0, change_timeout=wait)
 
     def recover(self, missing: list[Move]) -> None:
         """Cells of the last batch show no effect: wait for a late redraw, then for the game to read the

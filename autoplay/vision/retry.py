@@ -111,17 +111,22 @@ def _look_again(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarray, st
         again = classify(
             vectors, templates, template_labels, skin.max_distance, skin.min_confidence, skin.label_max_distance
         )
-        fixed = todo[again.readable]
-        labels[fixed] = again.labels[again.readable]
-        distance[fixed] = again.distance[again.readable]
-        confidence[fixed] = again.confidence[again.readable]
-        readable[fixed] = True
+        _take_readable((labels, distance, confidence, readable), todo, again)
     todo = np.flatnonzero(~readable)
     if len(todo) and off_scale(grid, skin):
-        other = classify_rescaled(image, grid, skin, cells[todo])
-        fixed = todo[other.readable]
-        labels[fixed] = other.labels[other.readable]
-        distance[fixed] = other.distance[other.readable]
-        confidence[fixed] = other.confidence[other.readable]
-        readable[fixed] = True
+        _take_readable(
+            (labels, distance, confidence, readable), todo, classify_rescaled(image, grid, skin, cells[todo])
+        )
     return Classification(labels, distance, confidence, readable)
+
+
+def _take_readable(
+    into: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], rows: np.ndarray, looked: Classification
+) -> None:
+    """Copy the readable answers of ``looked`` (one per index in ``rows``) into the arrays ``into``, in place."""
+    labels, distance, confidence, readable = into
+    fixed = rows[looked.readable]
+    labels[fixed] = looked.labels[looked.readable]
+    distance[fixed] = looked.distance[looked.readable]
+    confidence[fixed] = looked.confidence[looked.readable]
+    readable[fixed] = True
