@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
+
 import pytest
 
 from autoplay.control import games, xserver
-from autoplay.control.games import find_binary, gnome_mines_keyfile, launch_game, prepare_gnome_mines
+from autoplay.control.games import (
+    _end_process_group,
+    _group_alive,
+    find_binary,
+    gnome_mines_keyfile,
+    launch_game,
+    prepare_gnome_mines,
+)
 from autoplay.control.xserver import VirtualDisplay
 from autoplay.errors import ControlError
 
@@ -108,3 +119,16 @@ def test_sizes_a_game_cannot_play_and_options_it_lacks_are_refused_before_starti
         launch_game("xdemineur", ":0", tile=30, workdir=tmp_path)
     with pytest.raises(ControlError, match="sgt-mines only"):
         launch_game("xbomb", ":0", no_guess=True, workdir=tmp_path)
+
+
+def test_a_stopped_game_leaves_no_process_of_its_group_behind():
+    """A game started through a wrapper (kmines under dbus-run-session) can outlive the wrapper: stopping waits
+    for the whole group, so the next launch cannot take the old game's window for its own."""
+    # the "wrapper" exits at once on SIGTERM; its child ignores SIGTERM for a moment, as a game saving its state might
+    child = "import signal, time; signal.signal(signal.SIGTERM, lambda *_: (time.sleep(0.5), exit(0))); time.sleep(30)"
+    wrapper = f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {child!r}]); time.sleep(30)"
+    process = subprocess.Popen([sys.executable, "-c", wrapper], start_new_session=True)
+    time.sleep(0.5)  # the child is running
+    assert _group_alive(process.pid)
+    _end_process_group(process)
+    assert not _group_alive(process.pid)

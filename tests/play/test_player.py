@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from functools import partial
 from pathlib import Path
 
@@ -391,3 +392,27 @@ def test_a_relocated_grid_of_another_size_is_not_taken_mid_game():
     player.decode = decode
     assert player.read(frame, (table.rows, table.cols)).board.shape == (table.rows, table.cols)
     assert player.read(frame, None).board.shape == (table.rows - 1, table.cols - 1)  # a new game may change size
+
+
+@pytest.mark.parametrize("obstruction_wait", [1.0, 0.0])
+def test_a_popup_the_game_draws_over_its_board_is_waited_for_once(obstruction_wait):
+    """kmines fades a "you have won" picture over the middle of its board for a few seconds: not a window, and
+    gone by itself. The first re-read of a game waits ``obstruction_wait`` for it; without that wait play stops."""
+    table = FakeTable(9, 9, 10, seed=3)
+    player, backend = make_player(table, reread_limit=1, obstruction_wait=obstruction_wait)
+    gone_at = time.monotonic() + 0.4
+
+    def popup_for_a_while(frame, grid):
+        decoded = table.decode(frame, grid)
+        if time.monotonic() < gone_at:
+            decoded.readable = False
+            decoded.unreadable = [(r, c) for r in range(3, 6) for c in range(2, 7)]  # a solid block
+        return decoded
+
+    player.decode = popup_for_a_while
+    if obstruction_wait:
+        assert player.play_game(1).result in ("won", "lost")
+    else:
+        with pytest.raises(UnreadableBoardError):
+            player.play_game(1)
+        assert backend.clicks == []
