@@ -16,8 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "play",
         help="play Minesweeper in a real window (reads the screen, clicks the safest move)",
         description="Finds the game window, reads the board from the screen and plays N games in a row. "
-        "Every batch of clicks is checked to lie on the located board, on the game's own window, unmoved and "
-        "uncovered (exit 4 otherwise); move the mouse, close or move the window, or press Ctrl-C to stop.",
+        "Every click is checked to lie on the located board, on the game's own window, unmoved and "
+        "uncovered (exit 4 otherwise; a dialog of the game's own is closed with Escape); move the mouse, close or "
+        "move the window, or press Ctrl-C to stop.",
     )
     p.add_argument("--skin", required=True, help="skin name (calibration/NAME.toml), e.g. gnome-mines, xdemineur")
     p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games to play in a row (default 1)")
