@@ -43,7 +43,10 @@ def ping(display: str | None, window_id: int, timeout: float) -> float | None:
         protocols_atom, ping_atom = conn.intern_atom("WM_PROTOCOLS"), conn.intern_atom("_NET_WM_PING")
         if ping_atom not in (window.get_wm_protocols() or []):
             return None
-        xconn.root.change_attributes(event_mask=X.SubstructureNotifyMask)  # the answer is sent to the root
+        # The answer is sent to the root with a mask of the client's choosing: GTK's includes
+        # SubstructureNotify, Qt's StructureNotify (both add SubstructureRedirect, which only a window
+        # manager may select), so both are listened for.
+        xconn.root.change_attributes(event_mask=X.SubstructureNotifyMask | X.StructureNotifyMask)
         stamp = random.getrandbits(31) + 1  # our own mark, so another client's ping answer is not taken for ours
         message = event.ClientMessage(
             window=window, client_type=protocols_atom, data=(32, [ping_atom, stamp, window_id, 0, 0])
