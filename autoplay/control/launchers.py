@@ -167,10 +167,10 @@ def kmines_config(level: str) -> str:
         "[KgDifficulty]\n"
         f"Level={level}\n\n"
         "[General]\n"
-        "UseQuestionMarks=false\n"
+        "question mark=false\n"
         "kmines_reset=false\n"
-        "DisableScoreOnReset=true\n"
-        "ExploreWithLeftClickOnNumberCells=false\n"
+        "disable_score_on_reset=true\n"
+        "explore_with_left_click_on_number_cells=false\n"
     )
 
 

@@ -101,7 +101,7 @@ def test_kmines_runs_on_its_own_bus_with_private_settings_and_no_dialog_after_a_
     assert plan.argv[:3] == ["/usr/bin/dbus-run-session", "--", "/usr/games/kmines"]
     assert plan.argv[3:] == ["-qwindowgeometry", "772x516+0+0"]  # 24 px tiles, measured
     config = (tmp_path / "config" / "kminesrc").read_text().splitlines()
-    assert "Level=Hard" in config and "kmines_reset=false" in config and "UseQuestionMarks=false" in config
+    assert "Level=Hard" in config and "kmines_reset=false" in config and "question mark=false" in config
     _plan("kmines", tmp_path, preset="beginner")
     assert "Level=Easy" in (tmp_path / "config" / "kminesrc").read_text().splitlines()
 

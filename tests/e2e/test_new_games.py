@@ -160,6 +160,14 @@ def test_launched_game_has_its_board_a_new_game_key_and_a_visible_end(display, t
             board.xdo("key", running.spec.new_game)
         assert _wait(lambda: len(board.covered(board.frame())) == 480), "new-game key did not give a fresh board"
 
+        # A right-click flags a covered cell and a second one takes the flag off: no "?" stage in between (the
+        # launcher turns question marks off where the game has them), so a flag clicked twice is not a mark
+        # the player cannot read.
+        board.click(0, button=3)
+        assert _wait(lambda: 0 not in board.covered(board.frame())), "a right-click placed no flag"
+        board.click(0, button=3)
+        assert _wait(lambda: 0 in board.covered(board.frame())), "a second right-click did not take the flag off"
+
         # Random clicks until the game ends: its end picture shows the mine stepped on.
         rng = random.Random(len(game) + (tile or 0))
         frame = board.frame()
