@@ -19,7 +19,6 @@ import os
 import platform
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,9 +159,11 @@ def main() -> int:
     record_root = args.record_root or ROOT / "runs" / f"new-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
     record_root.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="autoplay-home-") as home:
-        flow = run_flow(args.game, args.games, args.calibration_games, Path(home), record_root)
-        emit(report(args.game, flow, args, time.monotonic() - started), args.out)
+    # The skin the flow made (templates, contact sheet, learned log) stays beside the recordings it read.
+    home = record_root / "home"
+    home.mkdir(exist_ok=True)
+    flow = run_flow(args.game, args.games, args.calibration_games, home, record_root)
+    emit(report(args.game, flow, args, time.monotonic() - started), args.out)
     return 0
 
 

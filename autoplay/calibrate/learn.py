@@ -12,7 +12,14 @@ when every layout the rules allow gives it the same value, never on looks.
 
 Learning happens only when the readable tiles account for every mine (a win
 whose covered and flagged cells number the mines, or a loss whose shown mines
-do): then no unknown tile can be a mine or a flag the skin does not know.
+and flags do): then no unknown tile can be a mine or a flag the skin does not know.
+
+Flags are the exception that needs no counting: the player knows which cells it
+flagged itself, so an unknown tile on such a cell is its flag (what appeared
+where it right-clicked), learned as ``F`` from the picture taken during the game
+and counted as a mine on the final board.  Taking such a tile for a revealed
+number would be wrong in both ways: the flag named as a digit, and the digits
+around it named one too low.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from autoplay.calibrate.rules_labels import (
     name_clusters,
 )
 from autoplay.calibrate.tilebook import TileBook
-from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, patch_vectors
+from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, crop_patch, patch_vectors
 from autoplay.vision.grid import Grid
 
 Cell = tuple[int, int]
@@ -54,32 +61,46 @@ class LearnedTile:
     crop: np.ndarray
 
 
-def mines_accounted(board: Board, unknown: Collection[Cell], end: str) -> bool:
-    """Do the readable tiles of the final board account for every mine, so no unknown tile is a mine?"""
+def mines_accounted(board: Board, unknown: Collection[Cell], end: str, flagged: Collection[Cell] = ()) -> bool:
+    """Do the readable tiles of the final board (and the flags we placed) account for every mine?
+
+    If so, no other unknown tile is a mine.  ``flagged`` are the cells the player flagged itself: mines,
+    whatever their tile looks like.
+    """
     if board.mines is None:
         return False
-    doubtful = set(unknown)
-    readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in doubtful]
+    unread = set(unknown)
+    own = len(unread & set(flagged))
+    readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread]
     if end == "won":
-        return sum(c in (HIDDEN, FLAG, MINE, EXPLODED) for c in readable) == board.mines
+        return sum(c in (HIDDEN, FLAG, MINE, EXPLODED) for c in readable) + own == board.mines
     if end == "lost":
-        return sum(c in (MINE, EXPLODED) for c in readable) == board.mines
+        return sum(c in (FLAG, MINE, EXPLODED) for c in readable) + own == board.mines
     return False
 
 
 def learn_from_final_board(
-    frame: np.ndarray, grid: Grid, board: Board, unknown: Collection[Cell], seen: Collection[Cell], end: str
+    frame: np.ndarray,
+    grid: Grid,
+    board: Board,
+    unknown: Collection[Cell],
+    seen: Collection[Cell],
+    end: str,
+    flagged: Collection[Cell] = (),
 ) -> list[LearnedTile]:
     """The unknown tiles of a finished game that the rules name, each with a picture to add to the skin.
 
     ``board`` is the final board as read, ``unknown`` its unreadable cells, ``seen`` the cells that were
     unknown during the game; only tiles shown on such cells are learned (a tile that appears only at the
-    end, a crossed-out flag say, is not).  ``end`` is ``won`` or ``lost``.
+    end, a crossed-out flag say, is not).  ``end`` is ``won`` or ``lost``.  ``flagged`` are the cells the
+    player flagged: mines, never numbers to learn (:func:`learn_flag_looks` names their tile).
     """
-    unknown = sorted(set(unknown))
+    own_flags = set(flagged) & set(unknown)
+    all_shown = mines_accounted(board, unknown, end, flagged)
+    board = _with_flags(board, own_flags)
+    unknown = sorted(set(unknown) - own_flags)
     doubtful = set(unknown)
     seen = set(seen)
-    all_shown = mines_accounted(board, unknown, end)
     if not unknown or board.mines is None or not (all_shown or end == "lost"):
         return []
     if not all_shown:
@@ -109,6 +130,33 @@ def learn_from_final_board(
             continue
         learned.append(LearnedTile(label, cells, book.crops[cluster][book.medoid(cluster)]))
     return learned
+
+
+def learn_flag_looks(looks: dict[Cell, np.ndarray]) -> list[LearnedTile]:
+    """The flags of ours no template matched, one tile per look: labelled ``F`` by our own right-click."""
+    if not looks:
+        return []
+    cells = list(looks)
+    crops = [looks[rc] for rc in cells]
+    vectors = np.stack([patch_vectors(crop_patch(crop))[0] for crop in crops])
+    book = TileBook()
+    ids = book.assign(vectors, lambda k: crops[k]).tolist()
+    return [
+        LearnedTile(
+            FLAG, tuple(rc for rc, k in zip(cells, ids, strict=True) if k == cluster), crops[ids.index(cluster)]
+        )
+        for cluster in range(len(book))
+    ]
+
+
+def _with_flags(board: Board, cells: set[Cell]) -> Board:
+    """``board`` with ``cells`` read as flags."""
+    if not cells:
+        return board
+    as_list = list(board.cells)
+    for r, c in cells:
+        as_list[r * board.cols + c] = FLAG
+    return Board(board.rows, board.cols, tuple(as_list), board.mines)
 
 
 def _evidence(

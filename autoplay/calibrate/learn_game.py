@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from autoplay.calibrate.learn import learn_from_final_board
+from autoplay.calibrate.learn import learn_flag_looks, learn_from_final_board
 from autoplay.calibrate.learned_templates import add_learned
 from autoplay.play.player import GameResult
 from autoplay.vision import decode_frame
@@ -22,7 +22,8 @@ def learn_after_game(home: Path, skin: Skin, result: GameResult, mines: int | No
     if result.result not in ("won", "lost") or frame is None or grid is None or not result.unknown_seen:
         return []
     decoded = decode_frame(frame, skin, grid, mines)
-    tiles = learn_from_final_board(
-        frame, decoded.grid, decoded.board, decoded.unreadable, result.unknown_seen, result.result
+    tiles = learn_flag_looks(result.flag_looks)
+    tiles += learn_from_final_board(
+        frame, decoded.grid, decoded.board, decoded.unreadable, result.unknown_seen, result.result, result.flagged
     )
     return add_learned(home, skin.name, tiles, result.game, result.result)

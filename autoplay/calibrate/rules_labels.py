@@ -192,8 +192,10 @@ def name_clusters(evidence: Evidence, known: dict[int, int] | None = None) -> Na
                 passed += 1
                 for k, v in zip(order, combo):
                     possible[k].add(v)
-    else:
+    elif all(sizes):
         possible = [set(d) for d in domains]
+    # else: a tile no value fits means the evidence contradicts itself (a cell taken for revealed that was
+    # not, a tile caught mid-redraw): nothing of it is trusted, so no number is named.
     open_values: dict[int, tuple[int, ...]] = {}
     for k, group in enumerate(groups):
         for cluster in group:

@@ -50,6 +50,8 @@ Rect = tuple[int, int, int, int]
 FINISHED = ("won", "lost")
 #: Dialogs of the game's own a session closes before a cover stops it (a game that keeps reopening one).
 MAX_DIALOGS_CLOSED = 20
+#: Pictures of unmatched flags of ours kept per game for ``play --learn``: a few show every look.
+MAX_FLAG_LOOKS = 8
 #: A frame with more unreadable cells than this share of the board is located afresh before it is believed.
 RELOCATE_SHARE = 0.05
 PHASES = ("capture", "settle", "decode", "solve", "click")
@@ -118,6 +120,10 @@ class GameResult:
     final_unknown: list[tuple[int, int]] = field(default_factory=list)
     # For ``play --learn`` (not in to_dict): the cells played as covered, and the final frame and its grid.
     unknown_seen: set[tuple[int, int]] = field(default_factory=set, repr=False)
+    # Cells this game flagged (the player flags only cells it proved mines), and how the first few of them
+    # looked when no template matched: what appeared where it right-clicked is its flag, by its own action.
+    flagged: set[tuple[int, int]] = field(default_factory=set, repr=False)
+    flag_looks: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False)
     final_frame: np.ndarray | None = field(default=None, repr=False)
     final_grid: Grid | None = field(default=None, repr=False)
 
@@ -442,6 +448,7 @@ class Player:
         decision: Decision,
         state: str,
         timing: dict[str, float],
+        own_flags: list[tuple[int, int]] | None = None,
     ) -> None:
         if self.recorder is None and self.on_decision is None:
             return
@@ -462,6 +469,7 @@ class Player:
                 timing,
                 explanation_record(decoded.board, decision),
                 unknown=sorted(map(tuple, getattr(decoded, "unreadable", []))),
+                own_flags=own_flags,
             )
         if self.on_decision is not None:
             self.on_decision(
@@ -493,6 +501,7 @@ class _GameInProgress:
         self.rereads_left = self.settings.reread_limit
         self.final_checked = False
         self.last_unknown: set[tuple[int, int]] = set()
+        self.own_flags: list[tuple[int, int]] = []  # unknown cells of the last frame read that we had flagged
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
@@ -530,7 +539,9 @@ class _GameInProgress:
             # does not know reads the same twice and is then played around.
             self.last_unknown = set(unknown)
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))
-        board = with_unknown_covered(decoded.board, unknown)
+        self.own_flags = sorted(rc for rc in unknown if rc in self.result.flagged)
+        self.keep_flag_looks(frame, decoded.grid, self.own_flags)
+        board = with_unknown_covered(decoded.board, unknown, self.own_flags)
         self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
         self.result.unknown_seen.update(unknown)
         if HIDDEN not in board.cells:
@@ -555,6 +566,16 @@ class _GameInProgress:
             if not decision.moves:
                 return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
+
+    def keep_flag_looks(self, frame: np.ndarray, grid: Grid, cells: list[tuple[int, int]]) -> None:
+        """Keep the picture of flags of ours that no template matched (a few per game), for ``play --learn``."""
+        looks = self.result.flag_looks
+        for row, col in cells:
+            if len(looks) >= MAX_FLAG_LOOKS:
+                return
+            if (row, col) not in looks:
+                x0, y0, x1, y1 = grid.cell_rect(row, col)
+                looks[(row, col)] = np.ascontiguousarray(frame[y0:y1, x0:x1])
 
     def finish(self, decoded: Any, state: str) -> None:
         """The game shows its end: take it only once it has stayed unchanged for a long settle.
@@ -651,10 +672,11 @@ class _GameInProgress:
             result.timing[key] += value
         result.decisions += 1
         result.moves += len(moves)
+        result.flagged.update((m.row, m.col) for m in moves if m.action == "flag")
         result.clicks += clicks
         result.guesses += int(bool(decision.guess))
         result.last_was_guess = bool(decision.guess)
-        self.player.log_decision(result.game, self.frame, decoded, decision, state, timing)
+        self.player.log_decision(result.game, self.frame, decoded, decision, state, timing, self.own_flags)
         if self.settings.dry_run:
             result.result = "dry-run"
             return

@@ -117,9 +117,11 @@ class Recorder:
         timing: dict[str, float],
         explanation: list[dict[str, Any]] | None = None,
         unknown: list[tuple[int, int]] | None = None,
+        own_flags: list[tuple[int, int]] | None = None,
     ) -> None:
         """One decision line; ``unknown`` names the cells no template matched (their letters in ``board`` are
-        the decoder's best guesses, played as covered), so an audit does not take them for reads."""
+        the decoder's best guesses, played as covered), so an audit does not take them for reads; ``own_flags``
+        those of them the player had flagged itself, played as flags (so a replay decides as play did)."""
         record = {
             "type": "decision",
             "game": game,
@@ -136,6 +138,8 @@ class Recorder:
             record["explanation"] = explanation
         if unknown:
             record["unknown"] = [list(cell) for cell in unknown]
+        if own_flags:
+            record["own_flags"] = [list(cell) for cell in own_flags]
         self._append(record)
 
     def game(self, game: int, result: str, **details: Any) -> None:

@@ -73,6 +73,8 @@ class RecordedDecision:
     explanation: list[dict[str, Any]] | None = None
     #: cells no template matched: played as covered, their letters in ``board`` only best guesses
     unknown: frozenset[tuple[int, int]] = frozenset()
+    #: the unknown cells the player had flagged itself: played as flags, whatever their tile looked like
+    own_flags: frozenset[tuple[int, int]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,7 @@ def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> R
         line=line,
         explanation=explanation if isinstance(explanation, list) else None,
         unknown=parse_cells(obj.get("unknown"), where),
+        own_flags=parse_cells(obj.get("own_flags"), where),
     )
 
 

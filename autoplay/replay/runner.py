@@ -227,7 +227,7 @@ class Replayer:
                 decoded.require_readable(debug, self.out_dir)
                 unknown = []
             read = decoded.board.with_mines(self._mines_for(recorded, decoded.board))
-            board = with_unknown_covered(read, unknown)
+            board = with_unknown_covered(read, unknown, recorded.own_flags if recorded else ())
             outcome.board = board
             if recorded is not None:
                 outcome.problems += board_differences(recorded.board, read)

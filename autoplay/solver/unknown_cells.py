@@ -12,18 +12,24 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import replace
 
-from autoplay.board.model import HIDDEN, Board
+from autoplay.board.model import FLAG, HIDDEN, Board
 from autoplay.solver.analysis import analyze
 from autoplay.solver.decide import Decision, Move
 
 Cell = tuple[int, int]
 
 
-def with_unknown_covered(board: Board, cells: Collection[Cell]) -> Board:
-    """The board with every unreadable cell shown as covered."""
+def with_unknown_covered(board: Board, cells: Collection[Cell], flagged: Collection[Cell] = ()) -> Board:
+    """The board with every unreadable cell shown as covered, but those the player flagged itself as flags.
+
+    What appears where the player right-clicked a covered cell is its flag, whatever it looks like
+    (a game that draws its tiles over a picture shows each flag a little differently), so such a
+    cell is known without a template: a mine, and not a cell to click.
+    """
     as_list = list(board.cells)
+    own = set(flagged)
     for r, c in cells:
-        as_list[r * board.cols + c] = HIDDEN
+        as_list[r * board.cols + c] = FLAG if (r, c) in own else HIDDEN
     return Board(board.rows, board.cols, tuple(as_list), board.mines)
 
 

@@ -168,3 +168,30 @@ def test_a_loss_that_shows_only_some_mines_names_numbers_its_flags_and_neighbour
     assert learn_from_final_board(frame, decoded.grid, decoded.board, cells, [], "lost") == []
     # without the mine total nothing is decided
     assert learn_from_final_board(frame, decoded.grid, decoded.board.with_mines(None), cells, cells, "lost") == []
+
+
+def test_flags_of_ours_no_template_reads_are_flags_not_numbers(home):
+    """A game that draws its tiles over a picture shows each flag a little differently, so some of the player's
+    own flags match no template. They are the cells it right-clicked: mines on the final board and tiles to
+    learn as ``F`` — never numbers, which would name the flag a digit and the digits around it one too low."""
+    from autoplay.calibrate.learn import learn_flag_looks
+
+    frame, truth = frame_and_truth("tile20_mid_five")
+    decoded = decode_frame(frame, load_skin(NAME, home), None, 99)
+    flags = [divmod(i, truth.cols) for i, c in enumerate(decoded.board.cells) if c == "F"]
+    # the flags beside the unknown 4s, taken as unreadable: what a skin that knows one flag look sees
+    near = {(r + dr, c + dc) for r, c in decoded.unreadable for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+    hidden_flags = sorted(set(flags) & near)
+    assert len(hidden_flags) >= 3
+    unknown = sorted(set(decoded.unreadable) | set(hidden_flags))
+    learned = learn_from_final_board(frame, decoded.grid, decoded.board, unknown, unknown, "lost", flagged=flags)
+    named = {rc: t.label for t in learned for rc in t.cells}
+    assert named and set(named.values()) == {"4"} and not set(named) & set(hidden_flags)
+    assert all(truth[rc] == label for rc, label in named.items())
+
+    def look(rc: tuple[int, int]) -> np.ndarray:
+        x0, y0, x1, y1 = decoded.grid.cell_rect(*rc)
+        return frame[y0:y1, x0:x1]
+
+    tiles = learn_flag_looks({rc: look(rc) for rc in hidden_flags})
+    assert [t.label for t in tiles] == ["F"] and set(tiles[0].cells) == set(hidden_flags)

@@ -6,7 +6,7 @@ import numpy as np
 
 from autoplay.board.model import neighbour_table
 from autoplay.calibrate.live import missing_labels
-from autoplay.calibrate.rules_labels import Evidence, GameEvidence, name_clusters
+from autoplay.calibrate.rules_labels import REVEALED, SHOWN_MINE, Evidence, GameEvidence, name_clusters
 from autoplay.vision.obstruction import largest_block
 
 # A 6x6 layout: mines marked 1.
@@ -82,3 +82,13 @@ def test_missing_labels_and_dialog_blocks():
     mask[1:4, 2:6] = True
     mask[5, 0] = True
     assert largest_block(mask)[:5] == (12, 1, 2, 4, 6)
+
+
+def test_evidence_that_contradicts_itself_names_no_number():
+    """A number cluster no value fits (here a tile shown as 1 with no mine or covered cell around it) means
+    some cell was taken for what it is not: nothing of that evidence names a number."""
+    status = np.full((3, 3), REVEALED, dtype="<U1")
+    status[0, 0] = SHOWN_MINE
+    shown = {4: {7}, 8: {7}, 1: {8}}  # cluster 7 at the centre and a corner away from every mine
+    naming = name_clusters(Evidence(games=[GameEvidence(status, shown, "lost", 1, True)]))
+    assert 7 not in naming.labels and 8 not in naming.labels

@@ -210,6 +210,43 @@ def test_a_tile_the_skin_does_not_know_is_played_as_covered_and_never_clicked():
     assert "unknown_seen" not in result.to_dict() and "final_frame" not in result.to_dict()
 
 
+def test_flags_of_ours_that_no_template_reads_are_played_as_flags_recorded_and_kept_for_learning(tmp_path):
+    """A game drawing tiles over a picture shows each flag differently: here no flag of ours reads. What
+    appeared where the player right-clicked is its flag, so the solver sees a mine there (not a covered cell to
+    flag again), the recording says so for replay, and the flag's look is kept for ``play --learn``."""
+    table = FakeTable(16, 16, 40, seed=11)
+    recorder = Recorder(tmp_path / "rec", "fake", table.rules, mines=table.mines)
+    player, backend = make_player(table, recorder=recorder)
+
+    unread: list[list[tuple[int, int]]] = []
+
+    def flags_unread(frame, grid):
+        decoded = table.decode(frame, grid)
+        flags = [divmod(i, decoded.board.cols) for i, c in enumerate(decoded.board.cells) if c == "F"]
+        decoded.readable = not flags
+        decoded.unreadable = flags
+        unread.append(flags)
+        return decoded
+
+    player.decode = flags_unread
+    seen_as_flags: list[bool] = []
+    solve = player.solve
+
+    def checking_solve(board):
+        seen_as_flags.append(all(board.cells[r * board.cols + c] == "F" for r, c in unread[-1]))
+        return solve(board)
+
+    player.solve = checking_solve
+    result = player.play_game(1)
+    recorder.close()
+    assert result.result in ("won", "lost") and result.flagged and result.flag_looks
+    assert seen_as_flags and all(seen_as_flags) and any(unread)
+    right = [(x, y) for x, y, button in backend.clicks if button == "right"]
+    assert len(right) == len(set(right)) == len(result.flagged)  # each flag placed once, never clicked off again
+    recorded = read_recording(tmp_path / "rec").decisions
+    assert any(d.own_flags for d in recorded) and all(d.own_flags <= d.unknown for d in recorded)
+
+
 def test_looks_obstructed_tells_scattered_tiles_from_a_block():
     from autoplay.vision.obstruction import looks_obstructed
 
