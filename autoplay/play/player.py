@@ -24,7 +24,7 @@ Policy, and why:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -179,10 +179,12 @@ def board_roi(grid: Grid | None) -> Roi | None:
     return y0, y1, x0, x1
 
 
-def shown_state(decoded: DecodedFrame) -> str:
+def shown_state(decoded: DecodedFrame, own_flags: Collection[tuple[int, int]] = ()) -> str:
     """The decoder's game state, except that a confidently read mine ends the game even when other cells
 
     are unreadable: after a loss some games draw tiles (crossed-out wrong flags) a skin may not know.
+    ``own_flags`` are cells the player flagged: flags, whatever they look like (or whatever covers them:
+    kmines draws its "You have won" over the middle of the board).
     """
     state = getattr(decoded, "state", "playing")
     if state in FINISHED or getattr(decoded, "readable", True):
@@ -195,7 +197,8 @@ def shown_state(decoded: DecodedFrame) -> str:
     # Won with tiles the skin does not know (they matched no cover, so they are opened cells):
     # every readable cover is a flag and the flags account for every mine.
     readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in doubtful]
-    if board.mines is not None and HIDDEN not in readable and readable.count(FLAG) == board.mines:
+    flags = readable.count(FLAG) + len(doubtful & set(own_flags))
+    if board.mines is not None and HIDDEN not in readable and flags == board.mines:
         return "won"
     return state
 
@@ -524,7 +527,7 @@ class _GameInProgress:
             # else) is a misreading, and the moves expected from the last batch would not even fit it.
             was = self.size
             return self.reread(lambda: self.player.resized_error(frame, decoded, was))
-        state = shown_state(decoded)
+        state = shown_state(decoded, self.result.flagged)
         if state in FINISHED:
             return self.finish(decoded, state)
         self.final_checked = False

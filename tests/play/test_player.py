@@ -357,6 +357,18 @@ def test_a_readable_mine_means_lost_even_with_unreadable_cells():
     assert shown_state(decoded) == "unknown"
 
 
+def test_a_won_board_under_a_popup_is_won_when_our_flags_account_for_every_mine():
+    """kmines draws "You have won" over the middle of its board: the cells under it read as nothing. Every
+    cover left in sight is a flag, and with the flags of ours under the popup they number the mines: won."""
+    board = Board.from_text("mines=3\n1F1..\n12211\n1FF10")
+    popup = [(0, 3), (0, 4), (1, 3), (1, 4)]
+    under = FakeDecoded(board, "unknown", None, readable=False, unreadable=[(2, 1), *popup])
+    assert shown_state(under) == "unknown"  # one flag hidden by the popup: the count falls short
+    assert shown_state(under, own_flags={(2, 1), (0, 1)}) == "won"
+    still_on = FakeDecoded(Board.from_text("mines=3\n1F1..\n12211\n1F.1."), "unknown", None, False, popup)
+    assert shown_state(still_on, own_flags={(0, 1), (2, 1)}) == "unknown"  # a cover in sight is no flag
+
+
 def test_summary_counts_losses_that_followed_a_certain_move():
     from autoplay.play.player import GameResult
     from autoplay.play.session import SessionSummary
