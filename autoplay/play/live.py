@@ -196,7 +196,7 @@ def new_game_starter(
 
     def start() -> None:
         for attempt in range(attempts):
-            player.screen.check()
+            player.check_window()  # a dialog of the game's own (a high-score table after a win) is closed
             player.screen.focus()
             before = player.screen.grab()
             if player.grid is None and "key" not in new_game:

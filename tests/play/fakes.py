@@ -52,6 +52,8 @@ class FakeTable:
         self.origin = origin
         self.moved_to: tuple[int, int] | None = None
         self.covered_by: str | None = None
+        self.cover_is_own = False  # the cover is a dialog of the game's own (Escape closes it)
+        self.dismissed = 0
         self.grid = Grid(BOARD_OFFSET[0] + PITCH * np.arange(cols + 1), BOARD_OFFSET[1] + PITCH * np.arange(rows + 1))
         self.size = (BOARD_OFFSET[0] * 2 + PITCH * cols, BOARD_OFFSET[1] + 20 + PITCH * rows)
         self.grabs = 0
@@ -135,7 +137,16 @@ class FakeGuard:
         if self.table.moved_to is not None:
             raise WindowMoved(f"window moved from {self.table.origin} to {self.table.moved_to}")
         if self.table.covered_by is not None:
-            raise BoardCovered(f"the board is covered by window {self.table.covered_by!r}")
+            raise BoardCovered(
+                f"the board is covered by window {self.table.covered_by!r}", cover=1, own=self.table.cover_is_own
+            )
+
+    def dismiss(self, cover: object) -> bool:
+        """Escape closes a dialog of the game's own."""
+        if not self.table.cover_is_own:
+            return False
+        self.table.covered_by, self.table.dismissed = None, self.table.dismissed + 1
+        return True
 
     @contextlib.contextmanager
     def holding(self, board: tuple[int, int, int, int]) -> Iterator[None]:

@@ -85,3 +85,21 @@ def test_a_new_game_key_the_game_has_not_read_yet_is_waited_for_not_pressed_agai
     new_game_starter(player, FakeWindow(table), {"key": "ctrl+r"})()
     assert backend.keys == [("ctrl", "r")] and player.mouse.guard.pings == 1
     assert table.state == "playing"
+
+
+def test_a_dialog_of_the_games_own_after_a_game_is_closed_before_the_next_one_starts():
+    """kmines opens its "High Scores" over the board after a win: the new-game step closes it (Escape) first."""
+    table, _backend, player = finished_table_and_player(lost_keys=0)
+    table.covered_by, table.cover_is_own = "High Scores", True
+    new_game_starter(player, FakeWindow(table), {"key": "ctrl+r"})()
+    assert table.dismissed == 1 and table.state == "playing"
+
+
+def test_a_window_not_of_the_game_over_the_board_stops_the_next_game():
+    from autoplay.control.guard import BoardCovered
+
+    table, backend, player = finished_table_and_player(lost_keys=0)
+    table.covered_by = "xmessage"
+    with pytest.raises(BoardCovered):
+        new_game_starter(player, FakeWindow(table), {"key": "ctrl+r"})()
+    assert table.dismissed == 0 and backend.keys == []
