@@ -41,6 +41,7 @@ from autoplay.calibrate.rules_labels import (
     name_clusters,
 )
 from autoplay.calibrate.tilebook import TileBook
+from autoplay.play.final_board import mines_accounted, with_own_flags
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, crop_patch, patch_vectors
 from autoplay.vision.grid import Grid
 
@@ -61,24 +62,6 @@ class LearnedTile:
     crop: np.ndarray
 
 
-def mines_accounted(board: Board, unknown: Collection[Cell], end: str, flagged: Collection[Cell] = ()) -> bool:
-    """Do the readable tiles of the final board (and the flags we placed) account for every mine?
-
-    If so, no other unknown tile is a mine.  ``flagged`` are the cells the player flagged itself: mines,
-    whatever their tile looks like.
-    """
-    if board.mines is None:
-        return False
-    unread = set(unknown)
-    own = len(unread & set(flagged))
-    readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread]
-    if end == "won":
-        return sum(c in (HIDDEN, FLAG, MINE, EXPLODED) for c in readable) + own == board.mines
-    if end == "lost":
-        return sum(c in (FLAG, MINE, EXPLODED) for c in readable) + own == board.mines
-    return False
-
-
 def learn_from_final_board(
     frame: np.ndarray,
     grid: Grid,
@@ -95,10 +78,8 @@ def learn_from_final_board(
     end, a crossed-out flag say, is not).  ``end`` is ``won`` or ``lost``.  ``flagged`` are the cells the
     player flagged: mines, never numbers to learn (:func:`learn_flag_looks` names their tile).
     """
-    own_flags = set(flagged) & set(unknown)
-    all_shown = mines_accounted(board, unknown, end, flagged)
-    board = _with_flags(board, own_flags)
-    unknown = sorted(set(unknown) - own_flags)
+    board, unknown = with_own_flags(board, unknown, flagged)
+    all_shown = mines_accounted(board, unknown, end)
     doubtful = set(unknown)
     seen = set(seen)
     if not unknown or board.mines is None or not (all_shown or end == "lost"):
@@ -147,16 +128,6 @@ def learn_flag_looks(looks: dict[Cell, np.ndarray]) -> list[LearnedTile]:
         )
         for cluster in range(len(book))
     ]
-
-
-def _with_flags(board: Board, cells: set[Cell]) -> Board:
-    """``board`` with ``cells`` read as flags."""
-    if not cells:
-        return board
-    as_list = list(board.cells)
-    for r, c in cells:
-        as_list[r * board.cols + c] = FLAG
-    return Board(board.rows, board.cols, tuple(as_list), board.mines)
 
 
 def _evidence(

@@ -37,6 +37,7 @@ from autoplay.control.guard import BoardCovered
 from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.outputs import run_folder
+from autoplay.play.final_board import mines_accounted, with_own_flags
 from autoplay.play.recorder import Recorder
 from autoplay.solver.decide import Decision, Move
 from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
@@ -499,6 +500,7 @@ class _GameInProgress:
         self.expected: list[Move] = []
         self.waited_late = False
         self.waited_obstruction = False  # whether a block drawn over the board has been waited for
+        self.waited_end = False  # whether a popup over the end board has been waited for
         self.asked_game = False  # whether the game has been asked if it read the last batch
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
@@ -590,12 +592,21 @@ class _GameInProgress:
             self.final_checked = True
             self.capture(patience=self.settings.final_patience)
             return
+        unread = list(getattr(decoded, "unreadable", []))
+        board, unknown = with_own_flags(decoded.board, unread, self.result.flagged)
+        covered_up = looks_obstructed(board.rows, board.cols, unread) and not mines_accounted(board, unknown, state)
+        if covered_up and not self.waited_end and not self.settings.dry_run:
+            # A popup over the end board (kmines fades "You have lost" in and out) may hide mines: give it
+            # the popup wait once, then take the end as it is (its truth is then marked incomplete).
+            self.waited_end, self.final_checked = True, False
+            self.capture(self.frame, patience=4.0, change_timeout=self.settings.obstruction_wait)
+            return
         self.result.result = state
-        self.result.final_board = format_board(decoded.board)
-        self.result.final_unknown = sorted(map(tuple, getattr(decoded, "unreadable", [])))
+        self.result.final_board = format_board(board)
+        self.result.final_unknown = unknown
         self.result.final_frame, self.result.final_grid = self.frame, getattr(decoded, "grid", None)
         if state == "lost":
-            self.result.final_shows_all_mines = shows_all_mines(decoded.board)
+            self.result.final_shows_all_mines = shows_all_mines(board)
 
     def reread(self, failure: Callable[[], Exception], change_timeout: float | None = None) -> None:
         """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``.

@@ -465,3 +465,37 @@ def test_a_popup_the_game_draws_over_its_board_is_waited_for_once(obstruction_wa
         with pytest.raises(UnreadableBoardError):
             player.play_game(1)
         assert backend.clicks == []
+
+
+@pytest.mark.parametrize("obstruction_wait", [0.0, 1.0])
+def test_a_popup_over_the_end_board_is_waited_for_before_the_end_is_recorded(obstruction_wait):
+    """kmines fades "You have lost" in over the middle of its end board, hiding mines the audit needs. The end
+    board is taken once that popup is gone (waited for once); without the wait the hidden cells stay unknown."""
+    table = FakeTable(9, 9, 10, seed=7)  # a game the player loses
+    player, _ = make_player(table, obstruction_wait=obstruction_wait)
+    block: list[tuple[int, int]] = []
+    gone_at: list[float] = []
+
+    def popup_over_the_mine(frame, grid):
+        decoded = table.decode(frame, grid)
+        if decoded.state == "lost":
+            if not block:  # over the mine stepped on, so the popup hides a mine no flag accounts for
+                row, col = divmod(decoded.board.cells.index("X"), decoded.board.cols)
+                block.extend(
+                    (r, c)
+                    for r in range(max(row - 2, 0), row + 3)
+                    for c in range(max(col - 2, 0), col + 3)
+                    if r < 9 and c < 9
+                )
+                gone_at.append(time.monotonic() + 0.4)
+            if time.monotonic() < gone_at[0]:
+                decoded.unreadable, decoded.readable = list(block), False
+        return decoded
+
+    player.decode = popup_over_the_mine
+    result = player.play_game(1)
+    assert result.result == "lost" and block
+    if obstruction_wait:
+        assert result.final_unknown == [] and "X" in result.final_board
+    else:
+        assert result.final_unknown == [rc for rc in sorted(block) if rc not in result.flagged]

@@ -1,0 +1,54 @@
+"""The board a finished game leaves behind, and whether it tells where every mine was.
+
+The final board is the truth the misread audit, the layout replay and
+``play --learn`` work from.  Two rules of the game make more of it than its
+pixels alone: what appeared where the player right-clicked is its flag, so a
+flag of ours that no template reads (a game drawing its tiles over a picture)
+is still a flag; and the mine total says when the mines in sight are all of
+them, so that no cell the skin cannot read (a popup over the board, a digit
+never seen) can be a mine.
+
+>>> from autoplay.board.model import Board
+>>> board = Board.from_text("mines=2\\n1F\\n1?")
+>>> final, left = with_own_flags(board, [(1, 1)], {(1, 1)})
+>>> final.cells, left
+(('1', 'F', '1', 'F'), [])
+>>> mines_accounted(final, left, "won")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board
+
+Cell = tuple[int, int]
+
+
+def with_own_flags(board: Board, unknown: Collection[Cell], flagged: Collection[Cell]) -> tuple[Board, list[Cell]]:
+    """``board`` with the unreadable cells the player flagged shown as flags, and the unreadable cells left."""
+    own = set(unknown) & set(flagged)
+    if not own:
+        return board, sorted(set(unknown))
+    cells = list(board.cells)
+    for r, c in own:
+        cells[r * board.cols + c] = FLAG
+    return Board(board.rows, board.cols, tuple(cells), board.mines), sorted(set(unknown) - own)
+
+
+def mines_accounted(board: Board, unknown: Collection[Cell], end: str) -> bool:
+    """Do the readable cells of a finished ``board`` show every mine, so that no ``unknown`` cell is one?
+
+    Won: every cover left (covered or flagged) is a mine.  Lost: the mines shown, the one stepped on and the
+    flags (the player flags only cells it proved mines).
+    """
+    if board.mines is None:
+        return False
+    unread = set(unknown)
+    readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread]
+    if end == "won":
+        return sum(c in (HIDDEN, FLAG, MINE, EXPLODED) for c in readable) == board.mines
+    if end == "lost":
+        return sum(c in (FLAG, MINE, EXPLODED) for c in readable) == board.mines
+    return False
