@@ -147,6 +147,26 @@ def _consistent(games: list[GameEvidence], value_of: dict[int, int]) -> bool:
     return True
 
 
+def _domains(games: list[GameEvidence], known: dict[int, int] | None) -> tuple[list[set[int]], list[set[int]]]:
+    """The value groups of ``games`` and, for each, the values every revealed cell's bounds still allow."""
+    groups = _value_groups(games)
+    domains = [set(range(9)) for _ in groups]
+    group_of = {c: k for k, group in enumerate(groups) for c in group}
+    for cluster, value in (known or {}).items():
+        if cluster in group_of:
+            domains[group_of[cluster]] &= {value}
+    for game in games:
+        rows, cols = game.status.shape
+        table = neighbour_table(rows, cols)
+        for index, clusters in game.shown.items():
+            if game.status.ravel()[index] != REVEALED:
+                continue
+            low, high = _bounds(game, index, table)
+            k = group_of[min(clusters)]
+            domains[k] &= set(range(low, high + 1))
+    return groups, domains
+
+
 def name_clusters(evidence: Evidence, known: dict[int, int] | None = None) -> Naming:
     """Cluster -> label for every cluster the rules decide (see the module docstring).
 
@@ -164,21 +184,12 @@ def name_clusters(evidence: Evidence, known: dict[int, int] | None = None) -> Na
             labels[cluster] = label
     for cluster in conflicts:
         labels.pop(cluster, None)
-    groups = _value_groups(games)
-    domains = [set(range(9)) for _ in groups]
-    group_of = {c: k for k, group in enumerate(groups) for c in group}
-    for cluster, value in (known or {}).items():
-        if cluster in group_of:
-            domains[group_of[cluster]] &= {value}
-    for game in games:
-        rows, cols = game.status.shape
-        table = neighbour_table(rows, cols)
-        for index, clusters in game.shown.items():
-            if game.status.ravel()[index] != REVEALED:
-                continue
-            low, high = _bounds(game, index, table)
-            k = group_of[min(clusters)]
-            domains[k] &= set(range(low, high + 1))
+    groups, domains = _domains(games, known)
+    if not all(domains):
+        # Some game's evidence contradicts itself (a cell taken for revealed that was not, a tile caught
+        # mid-redraw): that game is left out, and the others still name what they decide.
+        games = [g for g in games if all(_domains([g], known)[1])]
+        groups, domains = _domains(games, known)
     order = sorted(range(len(groups)), key=lambda k: len(domains[k]))
     sizes = [len(domains[k]) for k in order]
     total = int(np.prod(sizes)) if sizes else 1
@@ -194,8 +205,7 @@ def name_clusters(evidence: Evidence, known: dict[int, int] | None = None) -> Na
                     possible[k].add(v)
     elif all(sizes):
         possible = [set(d) for d in domains]
-    # else: a tile no value fits means the evidence contradicts itself (a cell taken for revealed that was
-    # not, a tile caught mid-redraw): nothing of it is trusted, so no number is named.
+    # else: games that fit alone contradict each other: nothing of them is trusted, no number is named.
     open_values: dict[int, tuple[int, ...]] = {}
     for k, group in enumerate(groups):
         for cluster in group:

@@ -92,3 +92,16 @@ def test_evidence_that_contradicts_itself_names_no_number():
     shown = {4: {7}, 8: {7}, 1: {8}}  # cluster 7 at the centre and a corner away from every mine
     naming = name_clusters(Evidence(games=[GameEvidence(status, shown, "lost", 1, True)]))
     assert 7 not in naming.labels and 8 not in naming.labels
+
+
+def test_a_game_whose_evidence_contradicts_itself_is_left_out_and_the_others_still_name():
+    bad_status = np.full((3, 3), REVEALED, dtype="<U1")
+    bad_status[0, 0] = SHOWN_MINE
+    bad_shown = {i: {9} for i in range(1, 9)} | {4: {7}, 8: {7}}  # cluster 7 both 1 and 0: impossible
+    bad = GameEvidence(bad_status, bad_shown, "lost", 1, True)
+    good_status = np.full((3, 3), REVEALED, dtype="<U1")
+    good_status[2, 2] = SHOWN_MINE
+    good_shown = {i: ({7} if i in (4, 5, 7) else {9}) for i in range(8)}  # 9 is a 0, 7 (beside the mine) a 1
+    good = GameEvidence(good_status, good_shown, "lost", 1, True)
+    naming = name_clusters(Evidence(games=[bad, good]))
+    assert naming.labels == {9: "0", 7: "1"}
