@@ -1,8 +1,9 @@
 """Second looks at the cells that match no template where the grid says they are.
 
-Two reasons make a known tile unlike its template: the grid is a pixel or two
-off (a frame whose board moved, a skin whose pitch wobbles), or the tile is drawn
-at another size than the templates (see :mod:`autoplay.vision.rescaled`).  Each
+Three reasons make a known tile unlike its template: the grid is a pixel or two
+off (a frame whose board moved, a skin whose pitch wobbles), the tile is drawn
+at another size than the templates (see :mod:`autoplay.vision.rescaled`), or
+it is drawn see-through over a picture (see :mod:`autoplay.vision.shading`).  Each
 unreadable cell is looked at again for both; a cell that is still unlike every
 template stays unreadable.
 
@@ -26,6 +27,7 @@ from autoplay.vision.classify import Classification, classify
 from autoplay.vision.features import cell_patches, patch_vectors, shrink_factor
 from autoplay.vision.grid import Grid
 from autoplay.vision.rescaled import classify_rescaled, off_scale
+from autoplay.vision.shading import classify_shaded
 from autoplay.vision.skin import Skin
 
 #: Whole-pixel moves of the grid tried, nearest first, for cells that match no template where they are.
@@ -117,6 +119,9 @@ def _look_again(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarray, st
         _take_readable(
             (labels, distance, confidence, readable), todo, classify_rescaled(image, grid, skin, cells[todo])
         )
+    todo = np.flatnonzero(~readable)
+    if len(todo):
+        _take_readable((labels, distance, confidence, readable), todo, classify_shaded(image, grid, skin, cells[todo]))
     return Classification(labels, distance, confidence, readable)
 
 
