@@ -60,8 +60,14 @@ def _run(cmd: list[str], env: dict[str, str], timeout: float) -> subprocess.Comp
         return subprocess.CompletedProcess(cmd, 124, out, f"timed out after {timeout:.0f} s")
 
 
-def run_flow(game: str, games: int, calibration_games: int, home: Path, record_root: Path) -> FlowRun:
-    """Calibrate live on a fresh launch of ``game``, then play ``games`` games with the skin it made."""
+def run_flow(
+    game: str, games: int, calibration_games: int, home: Path, record_root: Path, play_tile: int | None = None
+) -> FlowRun:
+    """Calibrate live on a fresh launch of ``game``, then play ``games`` games with the skin it made.
+
+    ``play_tile`` relaunches the game at that tile size for play: the skin then reads tiles of a size it
+    was not made from.
+    """
     spec = SPECS[game]
     name = f"{game}-live"
     flow = FlowRun()
@@ -82,7 +88,7 @@ def run_flow(game: str, games: int, calibration_games: int, home: Path, record_r
                 return flow
         while len(flow.games) + len(flow.stops) < games:
             left = games - len(flow.games) - len(flow.stops)
-            with launch_game(game, server.name) as running:
+            with launch_game(game, server.name, tile=play_tile) as running:
                 flow.recordings.append(record_root / f"session-{len(flow.recordings) + 1}")
                 play = [*base, "play", "--skin", name, "--games", str(left), "--json", "--mines", str(running.mines)]
                 play += ["--record", str(flow.recordings[-1])]
@@ -143,6 +149,12 @@ def report(game: str, flow: FlowRun, args: argparse.Namespace, wall: float) -> s
         else:
             if replayed.played:
                 lines.append(f"Layout replay in the simulator: {replayed.summary()}.")
+    if flow.games:
+        unknown = [g.get("unknown_cells", 0) for g in flow.games]
+        lines.append(
+            f"Cells no template matched (played as covered, never clicked): {sum(u > 0 for u in unknown)} of "
+            f"{len(unknown)} games had some, at most {max(unknown)} in one frame."
+        )
     if flow.stops:
         lines.append("Stops: " + "; ".join(flow.stops)[:600])
     return "\n".join(lines) + "\n"
@@ -154,6 +166,9 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=50, help="games to play with the calibrated skin (default 50)")
     ap.add_argument("--calibration-games", type=int, default=3, help="calibrate --live --games (default 3)")
     ap.add_argument("--out", help="append the markdown report to this file as well")
+    ap.add_argument(
+        "--play-tile", type=int, help="play at this tile size (px) instead of the one calibrated at (default: same)"
+    )
     ap.add_argument("--record-root", type=Path, help="where the play recordings go (default runs/new-GAME-TIME)")
     args = ap.parse_args()
     record_root = args.record_root or ROOT / "runs" / f"new-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -162,7 +177,7 @@ def main() -> int:
     # The skin the flow made (templates, contact sheet, learned log) stays beside the recordings it read.
     home = record_root / "home"
     home.mkdir(exist_ok=True)
-    flow = run_flow(args.game, args.games, args.calibration_games, home, record_root)
+    flow = run_flow(args.game, args.games, args.calibration_games, home, record_root, args.play_tile)
     emit(report(args.game, flow, args, time.monotonic() - started), args.out)
     return 0
 
