@@ -238,6 +238,14 @@ def zeros_beside_covered(
     ]
 
 
+def covered_beside(board: Board, cells: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The cells read as covered next to any of ``cells``."""
+    from autoplay.board.model import neighbour_table
+
+    table = neighbour_table(board.rows, board.cols)
+    return {divmod(n, board.cols) for r, c in cells for n in table[r * board.cols + c] if board.cells[n] == HIDDEN}
+
+
 def contradictory_moves(moves: list[Any]) -> list[tuple[int, int]]:
     """Cells a decision would both reveal and flag: the board it was made on cannot be right."""
     reveal = {(m.row, m.col) for m in moves if m.action == "reveal"}
@@ -434,6 +442,11 @@ class Player:
             debug_image=debug,
         )
 
+    def contradiction_error(self, message: str, frame: np.ndarray, cells: list[tuple[int, int]]) -> ContradictionError:
+        """The error to stop with on a board no mine layout explains, its frame kept with the cells marked."""
+        debug = self.keep_frame(frame, self.grid, cells, "contradiction")
+        return ContradictionError(f"{message} (debug image: {debug})" if debug else message, cells)
+
     def keep_frame(self, frame: np.ndarray, grid: Grid | None, cells: list[tuple[int, int]], stem: str) -> str | None:
         """Keep a frame play stops on: whole in the recording (ready to calibrate on), and a copy with the grid and
         ``cells`` marked beside it (or in a new folder of its own without a recording); the copy's path."""
@@ -453,6 +466,7 @@ class Player:
         state: str,
         timing: dict[str, float],
         own_flags: list[tuple[int, int]] | None = None,
+        suspects: set[tuple[int, int]] | None = None,
     ) -> None:
         if self.recorder is None and self.on_decision is None:
             return
@@ -472,7 +486,7 @@ class Player:
                 state,
                 timing,
                 explanation_record(decoded.board, decision),
-                unknown=sorted(map(tuple, getattr(decoded, "unreadable", []))),
+                unknown=sorted(set(map(tuple, getattr(decoded, "unreadable", []))) | (suspects or set())),
                 own_flags=own_flags,
             )
         if self.on_decision is not None:
@@ -507,6 +521,8 @@ class _GameInProgress:
         self.final_checked = False
         self.last_unknown: set[tuple[int, int]] = set()
         self.own_flags: list[tuple[int, int]] = []  # unknown cells of the last frame read that we had flagged
+        self.last_impossible: set[tuple[int, int]] = set()  # the 0s beside covered cells the last re-read was for
+        self.suspects: set[tuple[int, int]] = set()  # cells the rules found read wrong this game: played as unknown
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
@@ -544,6 +560,7 @@ class _GameInProgress:
             # does not know reads the same twice and is then played around.
             self.last_unknown = set(unknown)
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))
+        unknown = sorted(set(unknown) | self.suspects)
         self.own_flags = sorted(rc for rc in unknown if rc in self.result.flagged)
         self.keep_flag_looks(frame, decoded.grid, self.own_flags)
         board = with_unknown_covered(decoded.board, unknown, self.own_flags)
@@ -552,8 +569,17 @@ class _GameInProgress:
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
         impossible = zeros_beside_covered(board, set(unknown))
+        if impossible and not set(impossible) <= self.last_impossible:
+            self.last_impossible = set(impossible)
+            return self.reread(
+                lambda: self.player.contradiction_error("a 0 beside a covered cell: misread", frame, impossible)
+            )
         if impossible:
-            return self.reread(lambda: ContradictionError("a 0 beside a covered cell: misread", impossible))
+            # The same after a re-read: the 0 and the covered tiles beside it cannot all be read right, and
+            # the rules do not say which is wrong, so none of them is acted on again this game.
+            self.suspects |= set(impossible) | covered_beside(board, impossible)
+            unknown = sorted(set(unknown) | self.suspects)
+            board = with_unknown_covered(decoded.board, unknown, self.own_flags)
         missing = unregistered(board, self.expected, set(unknown))
         if missing:
             return self.recover(missing)
@@ -561,8 +587,8 @@ class _GameInProgress:
         try:
             decision = self.player.solve(board)
         except ContradictionError as exc:
-            contradiction = exc
-            return self.reread(lambda: contradiction)
+            message, cells = str(exc).split(": cells ")[0], exc.cells
+            return self.reread(lambda: self.player.contradiction_error(message, frame, cells))
         clash = contradictory_moves(list(decision.moves))
         if clash:
             return self.reread(lambda: ContradictionError("the board calls a cell both safe and a mine", clash))
@@ -690,7 +716,9 @@ class _GameInProgress:
         result.clicks += clicks
         result.guesses += int(bool(decision.guess))
         result.last_was_guess = bool(decision.guess)
-        self.player.log_decision(result.game, self.frame, decoded, decision, state, timing, self.own_flags)
+        self.player.log_decision(
+            result.game, self.frame, decoded, decision, state, timing, self.own_flags, self.suspects
+        )
         if self.settings.dry_run:
             result.result = "dry-run"
             return

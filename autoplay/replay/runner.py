@@ -226,6 +226,8 @@ class Replayer:
             if unknown is None:
                 decoded.require_readable(debug, self.out_dir)
                 unknown = []
+            if recorded is not None:  # cells play found read wrong by the rules were played as unknown too
+                unknown = sorted(set(unknown) | set(recorded.unknown))
             read = decoded.board.with_mines(self._mines_for(recorded, decoded.board))
             board = with_unknown_covered(read, unknown, recorded.own_flags if recorded else ())
             outcome.board = board

@@ -153,6 +153,42 @@ def test_contradiction_is_recaptured_before_any_click():
     assert result.result in ("won", "lost")
 
 
+def test_a_0_persistently_beside_a_covered_reading_is_played_around_not_stopped_on():
+    """kmines shades an opened blank so it can read as the covered tile next to a 0: the rules say one of them is
+    wrong but not which, so after a re-read none of them is acted on and play goes on."""
+    table = FakeTable(9, 9, 10, seed=3)
+    player, backend = make_player(table)
+    wrong: list[tuple[int, int]] = []
+
+    def blank_read_as_covered(frame, grid):
+        decoded = table.decode(frame, grid)
+        cells = list(decoded.board.cells)
+        if not wrong:
+            zeros = [i for i, c in enumerate(cells) if c == "0"]
+            for i in zeros:  # an opened cell beside a 0, not itself a 0 (so nothing else explains it)
+                r, c = divmod(i, 9)
+                near = [
+                    (r + dr) * 9 + c + dc
+                    for dr in (-1, 0, 1)
+                    for dc in (-1, 0, 1)
+                    if 0 <= r + dr < 9 and 0 <= c + dc < 9
+                ]
+                opened = [n for n in near if cells[n] in "12345678"]
+                if opened:
+                    wrong.append(divmod(opened[0], 9))
+                    break
+        for r, c in wrong:
+            cells[r * 9 + c] = "."
+        decoded.board = Board(9, 9, tuple(cells), decoded.board.mines)
+        return decoded
+
+    player.decode = blank_read_as_covered
+    result = player.play_game(1)
+    assert wrong and result.result in ("won", "lost")
+    x0, y0, x1, y1 = player.grid.cell_rect(*wrong[0])
+    assert not [c for c in backend.clicks if x0 <= c[0] < x1 and y0 <= c[1] < y1][1:]  # never clicked after
+
+
 def test_persistent_contradiction_stops_without_clicking():
     table = FakeTable(9, 9, 10, seed=3)
     player, backend = make_player(table)
