@@ -51,6 +51,8 @@ Rect = tuple[int, int, int, int]
 FINISHED = ("won", "lost")
 #: Dialogs of the game's own a session closes before a cover stops it (a game that keeps reopening one).
 MAX_DIALOGS_CLOSED = 20
+#: Cells per game that may show no effect of clicks the game read before play stops (see ``recover``).
+MAX_UNOPENED = 3
 #: Pictures of unmatched flags of ours kept per game for ``play --learn``: a few show every look.
 MAX_FLAG_LOOKS = 8
 #: A frame with more unreadable cells than this share of the board is located afresh before it is believed.
@@ -523,6 +525,8 @@ class _GameInProgress:
         self.own_flags: list[tuple[int, int]] = []  # unknown cells of the last frame read that we had flagged
         self.last_impossible: set[tuple[int, int]] = set()  # the 0s beside covered cells the last re-read was for
         self.suspects: set[tuple[int, int]] = set()  # cells the rules found read wrong this game: played as unknown
+        self.unopened: set[tuple[int, int]] = set()  # cells clicked and read by the game that did not change
+        self.answered_since_batch = False  # whether the game has said it read the clicks of the current batch
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
@@ -675,11 +679,20 @@ class _GameInProgress:
                 self.capture(self.frame, change_timeout=self.settings.unasked_wait)
                 return
             answered, patience = answer
+            self.answered_since_batch = True
             self.result.waits += 1
             self.result.longest_wait = max(self.result.longest_wait, answered)
             self.capture(self.frame, change_timeout=patience)
             return
         if self.retries_left <= 0:
+            if self.answered_since_batch and len(self.unopened) + len(missing) <= MAX_UNOPENED:
+                # The game read every click and the cells still look as before: they do not behave as the
+                # tiles they were read as (an opened tile read as covered opens nothing), so they are played
+                # as unknown from now on, never clicked again.
+                self.unopened |= {(m.row, m.col) for m in missing}
+                self.suspects |= {(m.row, m.col) for m in missing}
+                self.expected = []
+                return self.capture(self.frame, change_timeout=0.0)
             raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
         before = self.frame
         reclicked = self.player.click_moves(missing, before)
@@ -688,7 +701,7 @@ class _GameInProgress:
         self.result.clicks += reclicked  # a game's clicks are the presses it made, re-clicks included
         self.retries_left -= 1
         self.result.retries += 1
-        self.expected, self.waited_late, self.asked_game = missing, False, False
+        self.expected, self.waited_late, self.asked_game, self.answered_since_batch = missing, False, False, False
         self.capture(before, patience=2.0)
 
     def act(self, decoded: DecodedFrame, decision: Decision, state: str, t_decode: float, t_solve: float) -> None:
@@ -723,5 +736,5 @@ class _GameInProgress:
             result.result = "dry-run"
             return
         before = self.frame
-        self.expected, self.waited_late, self.asked_game = moves, False, False
+        self.expected, self.waited_late, self.asked_game, self.answered_since_batch = moves, False, False, False
         self.capture(before)

@@ -91,6 +91,34 @@ def test_clicks_that_never_register_stop_the_game():
     assert len(later) == (1 + PlayerSettings().click_retries) * len(set(later))
 
 
+def test_a_cell_that_does_not_open_though_the_game_read_its_clicks_is_played_as_unknown():
+    """kmines' top-right tile once read as covered and ignored every click (the game answering each ping): a cell
+    that does not behave as the tile it was read as is not clicked again, and play goes on without it."""
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table)
+    player, _ = make_player(table, backend)
+    dead: list[tuple[int, int] | None] = []  # the cell of the second left click ignores every click
+    click = backend.click
+
+    def ignoring(x, y, button):
+        lefts = sum(b == "left" for _, _, b in backend.clicks)
+        if button == "left" and lefts == 1 and not dead:
+            dead.append(table.cell_at(x, y))
+        if dead and table.cell_at(x, y) == dead[0]:
+            backend.clicks.append((x, y, button))
+            return
+        click(x, y, button)
+
+    backend.click = ignoring
+    try:
+        result = player.play_game(1)
+        assert result.result in ("won", "lost")
+    except UnreadableBoardError:
+        pass  # every other safe cell open: only the dead one is left, which is not clicked again
+    on_dead = [c for c in backend.clicks if table.cell_at(c[0], c[1]) == dead[0]]
+    assert len(on_dead) == 1 + PlayerSettings().click_retries
+
+
 def test_a_game_that_has_not_read_its_clicks_is_asked_and_waited_for_not_clicked_again():
     table = FakeTable(9, 9, 10, seed=5)
     backend = FakeBackend(table, unread=True)  # every click shows only once the game is asked: a starved game
