@@ -55,12 +55,16 @@ class ContradictionError(AutoplayError):
 
     exit_code = ExitCode.USAGE
 
-    def __init__(self, message: str, cells: list[tuple[int, int]] | None = None) -> None:
+    def __init__(
+        self, message: str, cells: list[tuple[int, int]] | None = None, debug_image: str | None = None
+    ) -> None:
         self.cells = sorted(set(cells or []))
+        self.debug_image = debug_image
         shown = ", ".join(f"({r},{c})" for r, c in self.cells[:12])
         if len(self.cells) > 12:
             shown += f", ... ({len(self.cells)} cells)"
-        super().__init__(f"{message}: cells {shown}" if shown else message)
+        text = f"{message}: cells {shown}" if shown else message
+        super().__init__(f"{text} (debug image: {debug_image})" if debug_image else text)
 
 
 class UnreadableBoardError(AutoplayError):

@@ -447,7 +447,7 @@ class Player:
     def contradiction_error(self, message: str, frame: np.ndarray, cells: list[tuple[int, int]]) -> ContradictionError:
         """The error to stop with on a board no mine layout explains, its frame kept with the cells marked."""
         debug = self.keep_frame(frame, self.grid, cells, "contradiction")
-        return ContradictionError(f"{message} (debug image: {debug})" if debug else message, cells)
+        return ContradictionError(message, cells, debug)
 
     def keep_frame(self, frame: np.ndarray, grid: Grid | None, cells: list[tuple[int, int]], stem: str) -> str | None:
         """Keep a frame play stops on: whole in the recording (ready to calibrate on), and a copy with the grid and
