@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -525,6 +525,8 @@ class _GameInProgress:
         self.own_flags: list[tuple[int, int]] = []  # unknown cells of the last frame read that we had flagged
         self.last_impossible: set[tuple[int, int]] = set()  # the 0s beside covered cells the last re-read was for
         self.suspects: set[tuple[int, int]] = set()  # cells the rules found read wrong this game: played as unknown
+        self.last_board: Board | None = None  # the board the last batch was decided on, as the solver saw it
+        self.last_reveals: set[tuple[int, int]] = set()  # the cells that batch opened
         self.unopened: set[tuple[int, int]] = set()  # cells clicked and read by the game that did not change
         self.answered_since_batch = False  # whether the game has said it read the clicks of the current batch
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
@@ -552,9 +554,13 @@ class _GameInProgress:
         state = shown_state(decoded, self.result.flagged)
         if state in FINISHED:
             return self.finish(decoded, state)
-        self.final_checked = False
         unknown = list(getattr(decoded, "unreadable", []))
-        if self.player.grid is None or looks_obstructed(decoded.board.rows, decoded.board.cols, unknown):
+        covered = self.player.grid is not None and looks_obstructed(decoded.board.rows, decoded.board.cols, unknown)
+        won = self.won_under_cover(decoded, unknown) if covered else None
+        if won is not None:
+            return self.finish(won, "won")
+        self.final_checked = False
+        if self.player.grid is None or covered:
             # Once per game the first re-read waits long: a popup the game draws over its board goes by itself.
             wait = None if self.waited_obstruction or self.player.grid is None else self.settings.obstruction_wait
             self.waited_obstruction = self.waited_obstruction or wait is not None
@@ -600,7 +606,32 @@ class _GameInProgress:
             decision = avoid_cells(decision, board, set(unknown))
             if not decision.moves:
                 return self.reread(lambda: self.player.unreadable_error(frame, decoded))
+        self.last_board, self.last_reveals = board, {(m.row, m.col) for m in decision.moves if m.action == "reveal"}
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
+
+    def won_under_cover(self, decoded: Any, unknown: list[tuple[int, int]]) -> Any:
+        """The end board if a picture over the board hides a win, else None.
+
+        Before the last batch the board had K cells covered or flagged (cells read as nothing counted as
+        covered, so K is at most too high); the batch opened R of them.  When K - R equals the mine count, what
+        is still covered is at most the mines, so exactly the mines: every safe cell is open, the game is won.
+        Each opened cell must show it (changed, or hidden under the picture).  The end board then shows the
+        covered cells under the picture as the mines they are.
+        """
+        board, reveals, mines = self.last_board, self.last_reveals, decoded.board.mines
+        if board is None or mines is None or not reveals:
+            return None
+        left = [i for i, c in enumerate(board.cells) if c in (HIDDEN, FLAG) and divmod(i, board.cols) not in reveals]
+        hidden_now = {divmod(i, board.cols) for i, c in enumerate(decoded.board.cells) if c == HIDDEN}
+        if len(left) != mines or (reveals & hidden_now - set(unknown)):
+            return None
+        cells = list(decoded.board.cells)
+        for i in left:
+            if divmod(i, board.cols) in set(unknown):
+                cells[i] = FLAG
+        shown = Board(board.rows, board.cols, tuple(cells), mines)
+        still = [rc for rc in unknown if shown.cells[rc[0] * board.cols + rc[1]] != FLAG]
+        return replace(decoded, board=shown, unreadable=still)
 
     def keep_flag_looks(self, frame: np.ndarray, grid: Grid, cells: list[tuple[int, int]]) -> None:
         """Keep the picture of flags of ours that no template matched (a few per game), for ``play --learn``."""

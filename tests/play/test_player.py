@@ -563,3 +563,23 @@ def test_a_popup_over_the_end_board_is_waited_for_before_the_end_is_recorded(obs
         assert result.final_unknown == [] and "X" in result.final_board
     else:
         assert result.final_unknown == [rc for rc in sorted(block) if rc not in result.flagged]
+
+
+def test_a_win_hidden_under_a_picture_that_stays_is_known_from_the_last_batch():
+    """kmines draws "You have won" over its board and keeps it there, with flags the game itself added under
+    it. Before the last batch K cells were covered; the batch opened R of them; K - R equals the mines: won."""
+    table = FakeTable(9, 9, 10, seed=1)  # a game the player wins
+    player, _ = make_player(table, reread_limit=1, obstruction_wait=0.0)
+    block = [(r, c) for r in range(3, 6) for c in range(2, 7)]
+
+    def picture_over_the_win(frame, grid):
+        decoded = table.decode(frame, grid)
+        if decoded.state == "won":
+            decoded.state, decoded.readable, decoded.unreadable = "unknown", False, list(block)
+        return decoded
+
+    player.decode = picture_over_the_win
+    result = player.play_game(1)
+    assert table.state == "won" and result.result == "won"
+    final = Board.from_text(result.final_board)
+    assert final.count("F") + final.count(".") == table.mines  # the covers under the picture are its mines
