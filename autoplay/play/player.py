@@ -556,7 +556,7 @@ class _GameInProgress:
             return self.finish(decoded, state)
         unknown = list(getattr(decoded, "unreadable", []))
         covered = self.player.grid is not None and looks_obstructed(decoded.board.rows, decoded.board.cols, unknown)
-        won = self.won_under_cover(decoded, unknown) if covered else None
+        won = self.won_under_cover(decoded, unknown) if unknown and self.player.grid is not None else None
         if won is not None:
             return self.finish(won, "won")
         self.final_checked = False
@@ -610,7 +610,8 @@ class _GameInProgress:
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
 
     def won_under_cover(self, decoded: Any, unknown: list[tuple[int, int]]) -> Any:
-        """The end board if a picture over the board hides a win, else None.
+        """The end board if cells the skin cannot read (a picture over the board, flags the game itself put on
+        the mines at the end) hide a win, else None.
 
         Before the last batch the board had K cells covered or flagged (cells read as nothing counted as
         covered, so K is at most too high); the batch opened R of them.  When K - R equals the mine count, what

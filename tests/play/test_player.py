@@ -583,3 +583,21 @@ def test_a_win_hidden_under_a_picture_that_stays_is_known_from_the_last_batch():
     assert table.state == "won" and result.result == "won"
     final = Board.from_text(result.final_board)
     assert final.count("F") + final.count(".") == table.mines  # the covers under the picture are its mines
+
+
+def test_a_win_whose_last_flags_the_skin_cannot_read_is_a_win():
+    """kmines flags every mine itself once the game is won, in looks the skin may not know: those cells read as
+    nothing, yet the last batch opened the last safe cells, so the game is won (not a board to stop on)."""
+    table = FakeTable(9, 9, 10, seed=1)
+    player, _ = make_player(table, reread_limit=1, obstruction_wait=0.0)
+
+    def unknown_flags_at_the_win(frame, grid):
+        decoded = table.decode(frame, grid)
+        if decoded.state == "won":
+            covers = [divmod(i, 9) for i, c in enumerate(decoded.board.cells) if c in ".F"]
+            decoded.state, decoded.readable, decoded.unreadable = "unknown", False, covers
+        return decoded
+
+    player.decode = unknown_flags_at_the_win
+    result = player.play_game(1)
+    assert table.state == "won" and result.result == "won"
