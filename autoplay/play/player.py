@@ -555,6 +555,8 @@ class _GameInProgress:
         if state in FINISHED:
             return self.finish(decoded, state)
         unknown = list(getattr(decoded, "unreadable", []))
+        if self.restarted(decoded.board, unknown):
+            self.forget_game()
         covered = self.player.grid is not None and looks_obstructed(decoded.board.rows, decoded.board.cols, unknown)
         won = self.won_under_cover(decoded, unknown) if unknown and self.player.grid is not None else None
         if won is not None:
@@ -608,6 +610,26 @@ class _GameInProgress:
                 return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         self.last_board, self.last_reveals = board, {(m.row, m.col) for m in decision.moves if m.action == "reveal"}
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
+
+    def restarted(self, board: Board, unknown: list[tuple[int, int]]) -> bool:
+        """Whether the game started over under us: an opened cell never shows covered again otherwise."""
+        last = self.last_board
+        if last is None or (last.rows, last.cols) != (board.rows, board.cols):
+            return False
+        unread = set(unknown)
+        return any(
+            c.isdigit() and board.cells[i] == HIDDEN and divmod(i, board.cols) not in unread
+            for i, c in enumerate(last.cells)
+        )
+
+    def forget_game(self) -> None:
+        """Drop what this game taught about its cells (our flags, cells found misread, the last batch): the
+        board on screen is a new game (a new-game key or dialog answered behind our back)."""
+        self.result.flagged.clear()
+        self.suspects.clear()
+        self.unopened.clear()
+        self.last_impossible.clear()
+        self.last_board, self.last_reveals, self.expected = None, set(), []
 
     def won_under_cover(self, decoded: Any, unknown: list[tuple[int, int]]) -> Any:
         """The end board if cells the skin cannot read (a picture over the board, flags the game itself put on

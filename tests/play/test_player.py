@@ -601,3 +601,23 @@ def test_a_win_whose_last_flags_the_skin_cannot_read_is_a_win():
     player.decode = unknown_flags_at_the_win
     result = player.play_game(1)
     assert table.state == "won" and result.result == "won"
+
+
+def test_a_game_started_over_behind_the_players_back_is_played_with_nothing_remembered_from_before():
+    """A new-game dialog answered behind the player's back gives a fresh board mid-game: opened cells show covered
+    again, which no game does otherwise. What the player remembered of the old board (its flags, cells found
+    misread, the last batch) is dropped, and it plays the new board to its end."""
+    table = FakeTable(16, 16, 40, seed=11)
+    player, _ = make_player(table)
+    reads = [0]
+
+    def restart_once(frame, grid):
+        reads[0] += 1
+        if reads[0] == 6:
+            table.new_game()
+            frame = table.grab()
+        return table.decode(frame, grid)
+
+    player.decode = restart_once
+    result = player.play_game(1)
+    assert result.result in ("won", "lost") and reads[0] > 6
