@@ -51,8 +51,12 @@ Rect = tuple[int, int, int, int]
 FINISHED = ("won", "lost")
 #: Dialogs of the game's own a session closes before a cover stops it (a game that keeps reopening one).
 MAX_DIALOGS_CLOSED = 20
+#: Seconds to wait before a cover not (yet) known as the game's own is looked at again.
+OWNER_WAIT = 0.3
 #: Cells per game that may show no effect of clicks the game read before play stops (see ``recover``).
 MAX_UNOPENED = 3
+#: Times per game that flags no move of ours placed (a reveal taken as a flag) are taken off before play stops.
+MAX_UNFLAGS = 5
 #: Pictures of unmatched flags of ours kept per game for ``play --learn``: a few show every look.
 MAX_FLAG_LOOKS = 8
 #: A frame with more unreadable cells than this share of the board is located afresh before it is believed.
@@ -129,6 +133,13 @@ class GameResult:
     flag_looks: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False)
     final_frame: np.ndarray | None = field(default=None, repr=False)
     final_grid: Grid | None = field(default=None, repr=False)
+
+    def drop_working_state(self) -> None:
+        """Let go of what only the game itself and the after-game hook use (the final frame and grid, the cells
+        flagged or read as nothing, the looks of flags): a long session keeps every GameResult, and these
+        would grow its memory by kilobytes a game (about 5 MB over 500 expert games)."""
+        self.final_frame = self.final_grid = None
+        self.flagged, self.unknown_seen, self.flag_looks = set(), set(), {}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -221,6 +232,20 @@ def unregistered(
         if (move.action == "reveal" and cell == HIDDEN) or (move.action == "flag" and cell != FLAG):
             missing.append(move)
     return missing
+
+
+def flagged_instead(
+    board: Board, reveals: Collection[tuple[int, int]], flagged: Collection[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Cells we clicked to reveal that now show a flag the player never placed: the game took the left click
+    as a flag (GTK games flag on a long press, and a dialog that opens between a press and its release leaves
+    the press held).  Such a flag is no mine the player knows: it is taken off again.
+
+    >>> from autoplay.board.textformat import parse_board
+    >>> flagged_instead(parse_board("F1\\n.."), {(0, 0), (1, 1)}, set())
+    [(0, 0)]
+    """
+    return sorted(rc for rc in reveals if board.cells[rc[0] * board.cols + rc[1]] == FLAG and rc not in flagged)
 
 
 def zeros_beside_covered(
@@ -358,7 +383,20 @@ class Player:
             self.screen.check(board)
 
     def close_own_dialog(self, covered: BoardCovered) -> bool:
-        """Close the game's own dialog named by ``covered`` (Escape, never a click); False if it is not one."""
+        """Close the game's own dialog named by ``covered`` (Escape, never a click); False if it is not one.
+
+        A cover not yet known as the game's is looked at once more a moment later: a toolkit may map a new
+        dialog before it has written the properties that name its owner (seen on gnome-mines under load).
+        """
+        if not covered.own:
+            time.sleep(OWNER_WAIT)
+            window = self.screen.window_rect()
+            try:
+                self.screen.check(None if self.grid is None else board_rect_on_screen(self.grid, window))
+            except BoardCovered as again:
+                covered = again
+            else:
+                return True  # it went by itself
         if not covered.own or self.dialogs_closed >= MAX_DIALOGS_CLOSED:
             return False
         if not self.mouse.guard.dismiss(covered):
@@ -528,6 +566,8 @@ class _GameInProgress:
         self.last_board: Board | None = None  # the board the last batch was decided on, as the solver saw it
         self.last_reveals: set[tuple[int, int]] = set()  # the cells that batch opened
         self.unopened: set[tuple[int, int]] = set()  # cells clicked and read by the game that did not change
+        self.unflags_left = MAX_UNFLAGS  # how often flags our reveals turned into may be taken off this game
+        self.stale_flags: set[tuple[int, int]] = set()  # flags shown when the game was found started over
         self.answered_since_batch = False  # whether the game has said it read the clicks of the current batch
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
 
@@ -557,6 +597,8 @@ class _GameInProgress:
         unknown = list(getattr(decoded, "unreadable", []))
         if self.restarted(decoded.board, unknown):
             self.forget_game()
+            # Flags on a board that started over were put there by clicks meant for the old one: no mines known.
+            self.stale_flags = {divmod(i, decoded.board.cols) for i, c in enumerate(decoded.board.cells) if c == FLAG}
         covered = self.player.grid is not None and looks_obstructed(decoded.board.rows, decoded.board.cols, unknown)
         won = self.won_under_cover(decoded, unknown) if unknown and self.player.grid is not None else None
         if won is not None:
@@ -592,6 +634,11 @@ class _GameInProgress:
             self.suspects |= set(impossible) | covered_beside(board, impossible)
             unknown = sorted(set(unknown) | self.suspects)
             board = with_unknown_covered(decoded.board, unknown, self.own_flags)
+        # The last batch's reveals, though a dialog cut it short (then nothing is expected of it).
+        reveals = self.last_reveals | {(m.row, m.col) for m in self.expected if m.action == "reveal"}
+        misfired = flagged_instead(board, reveals | self.stale_flags, self.result.flagged)
+        if misfired:
+            return self.take_off_flags(misfired)
         missing = unregistered(board, self.expected, set(unknown))
         if missing:
             return self.recover(missing)
@@ -756,6 +803,26 @@ class _GameInProgress:
         self.retries_left -= 1
         self.result.retries += 1
         self.expected, self.waited_late, self.asked_game, self.answered_since_batch = missing, False, False, False
+        self.capture(before, patience=2.0)
+
+    def take_off_flags(self, misfired: list[tuple[int, int]]) -> None:
+        """Right-click off flags that are no mines the player knows (reveals of ours the game took as flags,
+        flags of ours left on a board that started over).  The next frame finds the cells covered:
+        :meth:`recover` clicks those of the expected batch again once the game has read its input, and the
+        solver decides on the others afresh."""
+        if self.unflags_left <= 0:
+            raise ControlError(
+                f"{len(misfired)} flag(s) no move of ours placed kept coming back, e.g. at {misfired[0]}"
+            )
+        self.unflags_left -= 1
+        unflag = [Move("flag", row, col, 0.0) for row, col in misfired]
+        clicked = self.player.click_moves(unflag, self.frame)
+        if clicked is None:
+            return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
+        self.result.clicks += clicked
+        self.result.retries += 1
+        before = self.frame
+        self.waited_late, self.asked_game, self.answered_since_batch = False, False, False
         self.capture(before, patience=2.0)
 
     def act(self, decoded: DecodedFrame, decision: Decision, state: str, t_decode: float, t_solve: float) -> None:

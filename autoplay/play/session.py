@@ -101,9 +101,9 @@ def play_session(
                 )
             if on_game is not None:
                 on_game(result)
-            # The final frame is for the hook (play --learn) only: kept in the summary, a window-sized array per
-            # game would grow a long session's memory by megabytes a game.
-            result.final_frame = None
+            # The final frame, the flags and the unread cells are for the hook (play --learn) only: kept in the
+            # summary, they would grow a long session's memory by a window-sized array and kilobytes a game.
+            result.drop_working_state()
             if result.result == "dry-run":
                 break
     except BaseException as exc:  # Ctrl-C too: the report says what happened before it

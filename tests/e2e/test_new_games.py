@@ -177,10 +177,10 @@ def test_launched_game_has_its_board_a_new_game_key_and_a_visible_end(display, t
                 break
             target = rng.choice(left)
             board.click(target)
-            time.sleep(0.25)
-            frame = board.frame()
-            if target in board.covered(frame):  # a click that does nothing: the game is over
+            # A click that does nothing for seconds means the game is over (a loaded machine draws late).
+            if not _wait(lambda cell=target: cell not in board.covered(board.frame()), timeout=3.0):
                 break
+            frame = board.frame()
         time.sleep(4.0)  # sgt-mines flashes, kmines fades a popup in and out
         cells = board.cells(board.frame())
         shown = [i for i, cell in enumerate(cells) if np.abs(cell - exploded).mean() < SAME]

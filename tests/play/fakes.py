@@ -53,6 +53,7 @@ class FakeTable:
         self.moved_to: tuple[int, int] | None = None
         self.covered_by: str | None = None
         self.cover_is_own = False  # the cover is a dialog of the game's own (Escape closes it)
+        self.owner_named_after = 0  # checks of a new cover that do not yet tell it is the game's own
         self.dismissed = 0
         self.grid = Grid(BOARD_OFFSET[0] + PITCH * np.arange(cols + 1), BOARD_OFFSET[1] + PITCH * np.arange(rows + 1))
         self.size = (BOARD_OFFSET[0] * 2 + PITCH * cols, BOARD_OFFSET[1] + 20 + PITCH * rows)
@@ -137,8 +138,12 @@ class FakeGuard:
         if self.table.moved_to is not None:
             raise WindowMoved(f"window moved from {self.table.origin} to {self.table.moved_to}")
         if self.table.covered_by is not None:
+            known = self.table.owner_named_after <= 0
+            self.table.owner_named_after -= 1
             raise BoardCovered(
-                f"the board is covered by window {self.table.covered_by!r}", cover=1, own=self.table.cover_is_own
+                f"the board is covered by window {self.table.covered_by!r}",
+                cover=1,
+                own=self.table.cover_is_own and known,
             )
 
     def dismiss(self, cover: object) -> bool:
@@ -189,6 +194,8 @@ class FakeBackend:
         self.lag_grabs = lag_grabs  # the game shows a click only this many screen grabs later
         self.unread = unread  # the game (starved of CPU) reads a click only when asked whether it has
         self.lost_keys = 0  # how many key presses the game ignores before it reacts
+        self.flag_instead: set[int] = set()  # left clicks (1-based, counting left clicks) the game takes as a right
+        self.dialog_after: set[int] = set()  # left clicks (counted the same way) after which the game opens a dialog
         self.pos = (640, 512)
         self.clicks: list[tuple[int, int, str]] = []
         self.stray: list[tuple[int, int, str]] = []
@@ -209,6 +216,11 @@ class FakeBackend:
         if cell is None:
             self.stray.append((x, y, button))
             return
+        lefts = sum(b == "left" for *_, b in self.clicks) if button == "left" else 0
+        if lefts in self.dialog_after:
+            self.table.covered_by, self.table.cover_is_own = "start a new game?", True
+        if lefts in self.flag_instead:
+            button = "right"  # a press held too long: GTK games flag the cell
         if self.unread:
             self.table.pending.append((UNREAD, cell, button))
         elif self.lag_grabs:

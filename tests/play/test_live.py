@@ -95,6 +95,15 @@ def test_a_dialog_of_the_games_own_after_a_game_is_closed_before_the_next_one_st
     assert table.dismissed == 1 and table.state == "playing"
 
 
+def test_a_dialog_whose_owner_is_named_a_moment_late_is_still_closed_as_the_games_own():
+    """gnome-mines under load mapped its "start a new game?" dialog before the properties naming its owner: the
+    cover is looked at once more before play stops over it."""
+    table, _backend, player = finished_table_and_player(lost_keys=0)
+    table.covered_by, table.cover_is_own, table.owner_named_after = "gnome-mines", True, 1
+    new_game_starter(player, FakeWindow(table), {"key": "ctrl+r"})()
+    assert table.dismissed == 1 and table.state == "playing"
+
+
 def test_a_window_not_of_the_game_over_the_board_stops_the_next_game():
     from autoplay.control.guard import BoardCovered
 

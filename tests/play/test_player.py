@@ -82,6 +82,41 @@ def test_a_late_redraw_is_waited_for_instead_of_clicking_again():
     assert len(backend.clicks) == len(set(backend.clicks))  # no cell clicked twice (a flag would come off)
 
 
+def test_a_reveal_the_game_took_as_a_flag_is_unflagged_and_revealed_again():
+    """gnome-mines flags a cell on a long press: a dialog that opened between a press and its release (CI, an
+    attack of the fault suite) left a flag where a reveal was asked for, and the solver then took it as a mine."""
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table)
+    backend.flag_instead = {2}
+    player, _ = make_player(table, backend)
+    result = player.play_game(1)
+    assert result.result in ("won", "lost")
+    lefts = [i for i, (*_, b) in enumerate(backend.clicks) if b == "left"]
+    x, y, _ = backend.clicks[lefts[1]]  # the reveal the game took as a flag ...
+    after = [b for (cx, cy, b) in backend.clicks[lefts[1] + 1 :] if (cx, cy) == (x, y)]
+    assert after == ["right", "left"]  # ... is right-clicked off, then revealed again
+    assert table.game.revealed[table.cell_at(x, y)[0] * 9 + table.cell_at(x, y)[1]]
+    assert result.retries == 2
+
+
+@pytest.mark.parametrize("nth", [2, 3, 4, 5, 6])
+def test_a_reveal_taken_as_a_flag_in_a_batch_a_dialog_cut_short_is_unflagged_too(nth):
+    """The dialog that held the press open also stops the batch (it is closed with Escape and the board read
+    again), so the flag is found among the reveals decided, not only among those the next frame must show."""
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table)
+    backend.flag_instead = backend.dialog_after = {nth}
+    player, _ = make_player(table, backend)
+    result = player.play_game(1)
+    assert result.result in ("won", "lost") and table.dismissed == 1
+    lefts = [i for i, (*_, b) in enumerate(backend.clicks) if b == "left"]
+    x, y, _ = backend.clicks[lefts[nth - 1]]
+    after = [b for (cx, cy, b) in backend.clicks[lefts[nth - 1] + 1 :] if (cx, cy) == (x, y)]
+    assert after == ["right", "left"]
+    row, col = table.cell_at(x, y)
+    assert table.game.revealed[row * 9 + col]
+
+
 def test_clicks_that_never_register_stop_the_game():
     table = FakeTable(9, 9, 10, seed=5)
     player, backend = make_player(table, FakeBackend(table, drop=set(range(2, 1000))))
@@ -386,6 +421,9 @@ def test_a_session_keeps_no_final_frames_but_its_hook_sees_each():
     )
     assert seen == [True, True, True]  # play --learn reads it in the hook
     assert [g.final_frame for g in summary.games] == [None, None, None]  # a long session does not hold them
+    assert [(g.final_grid, g.flagged, g.unknown_seen, g.flag_looks) for g in summary.games] == [
+        (None, set(), set(), {})
+    ] * 3
     if sys.platform.startswith("linux"):  # each game records what the session holds after it, for soak runs
         assert all(isinstance(g.rss_kib, int) and g.rss_kib > 0 for g in summary.games)
         assert all(g.to_dict()["rss_kib"] == g.rss_kib for g in summary.games)
@@ -621,3 +659,30 @@ def test_a_game_started_over_behind_the_players_back_is_played_with_nothing_reme
     player.decode = restart_once
     result = player.play_game(1)
     assert result.result in ("won", "lost") and reads[0] > 6
+
+
+def test_flags_our_clicks_left_on_a_board_that_started_over_are_taken_off():
+    """Clicks of a batch decided on the old board can land on the new one: a flag there is no mine the player
+    knows (taken as one, it made the solver's certain moves wrong), so it is right-clicked off."""
+    table = FakeTable(16, 16, 40, seed=11)
+    player, backend = make_player(table)
+    reads, stale = [0], []
+
+    def restart_with_a_stray_flag(frame, grid):
+        reads[0] += 1
+        if reads[0] == 6:
+            table.new_game()
+            table.game.reveal(8, 8)
+            cell = next(i for i in range(16 * 16) if not table.game.revealed[i])
+            table.game.flag(*divmod(cell, 16))
+            stale.append(divmod(cell, 16))
+            frame = table.grab()
+        return table.decode(frame, grid)
+
+    player.decode = restart_with_a_stray_flag
+    result = player.play_game(1)
+    assert result.result in ("won", "lost") and stale and result.retries >= 1
+    assert not (result.result == "lost" and not result.last_was_guess)  # no certain move lost on it
+    x, y = table.grid.cell_center(*stale[0])
+    x, y = x + table.origin[0], y + table.origin[1]
+    assert (round(x), round(y), "right") in [(round(cx), round(cy), b) for cx, cy, b in backend.clicks]
