@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         moves = ", ".join(f"{m.action} ({m.row},{m.col}) p={m.probability:.3f}" for m in info["moves"])
         print(f"next: {moves} [{info['reason']}]")
 
-    settings = PlayerSettings(settle_interval=args.settle, dry_run=args.dry_run)
+    settings = PlayerSettings(settle_interval=args.settle, dry_run=args.dry_run, rules=skin.rules)
     player = Player(
         screen,
         mouse,

@@ -37,6 +37,39 @@ def with_own_flags(board: Board, unknown: Collection[Cell], flagged: Collection[
     return Board(board.rows, board.cols, tuple(cells), board.mines), sorted(set(unknown) - own)
 
 
+def won_unread_as_mines(board: Board, unknown: Collection[Cell], opened: Collection[Cell]) -> tuple[Board, list[Cell]]:
+    """A won ``board`` with the unreadable cells that must be mines shown as flags, and the unreadable cells left.
+
+    At a win every cell not opened is a mine, and the game has ``board.mines`` of them.  Unreadable cells that were
+    read opened earlier in the game (``opened``: an opened cell never closes) are numbers; if the covers in sight
+    and the other unreadable cells together make the mine total, those others are the mines (kmines flags them
+    itself at a win, in a look the skin may not know).  If they make more, some are numbers and nothing is named.
+
+    >>> board = Board.from_text("mines=2\\n1?\\n1?")
+    >>> won_unread_as_mines(board, [(0, 1), (1, 1)], set())[0].cells
+    ('1', 'F', '1', 'F')
+    >>> one = Board.from_text("mines=1\\n1?\\n1?")
+    >>> won_unread_as_mines(one, [(0, 1), (1, 1)], set())[1]  # two cells, one mine: which one is not known
+    [(0, 1), (1, 1)]
+    >>> final, left = won_unread_as_mines(one, [(0, 1), (1, 1)], {(1, 1)})  # unless the other was seen opened
+    >>> final.cells, left
+    (('1', 'F', '1', '?'), [(1, 1)])
+    """
+    unread = set(unknown)
+    closed = unread - set(opened)
+    if board.mines is None or not closed:
+        return board, sorted(unread)
+    covers = sum(
+        c in (HIDDEN, FLAG, MINE, EXPLODED) for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread
+    )
+    if covers + len(closed) != board.mines:
+        return board, sorted(unread)
+    cells = list(board.cells)
+    for r, c in closed:
+        cells[r * board.cols + c] = FLAG
+    return Board(board.rows, board.cols, tuple(cells), board.mines), sorted(unread - closed)
+
+
 def mines_accounted(board: Board, unknown: Collection[Cell], end: str) -> bool:
     """Do the readable cells of a finished ``board`` show every mine, so that no ``unknown`` cell is one?
 

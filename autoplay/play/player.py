@@ -30,14 +30,16 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board
+from autoplay.board.model import DIGITS, EXPLODED, FLAG, HIDDEN, MINE, Board
+from autoplay.board.rules import Rules
 from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
 from autoplay.control.guard import BoardCovered
 from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.outputs import run_folder
-from autoplay.play.final_board import mines_accounted, with_own_flags
+from autoplay.play.final_board import mines_accounted, with_own_flags, won_unread_as_mines
+from autoplay.play.fresh_looks import fresh_looks, unchanged, with_covered
 from autoplay.play.recorder import Recorder
 from autoplay.solver.decide import Decision, Move
 from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
@@ -88,6 +90,7 @@ class PlayerSettings:
     """Tunables of the loop; the defaults suit gnome-mines and xdemineur on a shared 2-core machine."""
 
     settle_interval: float = 0.035  # picture unchanged this long = redraw finished
+    rules: Rules = field(default_factory=Rules)  # the game's rules: when a board read afresh shows a win
     settle_timeout: float = 3.0
     change_timeout: float = 0.5  # how long a click may take to show any effect at all
     late_redraw: float = 0.3  # extra wait for cells still missing before they are clicked again
@@ -507,6 +510,7 @@ class Player:
         timing: dict[str, float],
         own_flags: list[tuple[int, int]] | None = None,
         suspects: set[tuple[int, int]] | None = None,
+        covered_by_look: list[tuple[int, int]] | None = None,
     ) -> None:
         if self.recorder is None and self.on_decision is None:
             return
@@ -528,6 +532,7 @@ class Player:
                 explanation_record(decoded.board, decision),
                 unknown=sorted(set(map(tuple, getattr(decoded, "unreadable", []))) | (suspects or set())),
                 own_flags=own_flags,
+                covered_by_look=covered_by_look,
             )
         if self.on_decision is not None:
             self.on_decision(
@@ -568,6 +573,9 @@ class _GameInProgress:
         self.unopened: set[tuple[int, int]] = set()  # cells clicked and read by the game that did not change
         self.unflags_left = MAX_UNFLAGS  # how often flags our reveals turned into may be taken off this game
         self.stale_flags: set[tuple[int, int]] = set()  # flags shown when the game was found started over
+        self.opened: set[tuple[int, int]] = set()  # cells read as numbers this game: they stay opened
+        self.looks: dict[tuple[int, int], np.ndarray] | None = None  # the fresh board's unread cells (fresh_looks)
+        self.covered_by_look: list[tuple[int, int]] = []  # unread cells of the last frame that look as when fresh
         self.answered_since_batch = False  # whether the game has said it read the clicks of the current batch
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
 
@@ -591,6 +599,7 @@ class _GameInProgress:
             # else) is a misreading, and the moves expected from the last batch would not even fit it.
             was = self.size
             return self.reread(lambda: self.player.resized_error(frame, decoded, was))
+        decoded = self.covered_as_when_fresh(frame, decoded)
         state = shown_state(decoded, self.result.flagged)
         if state in FINISHED:
             return self.finish(decoded, state)
@@ -639,6 +648,7 @@ class _GameInProgress:
         misfired = flagged_instead(board, reveals | self.stale_flags, self.result.flagged)
         if misfired:
             return self.take_off_flags(misfired)
+        self.opened.update(divmod(i, board.cols) for i, c in enumerate(board.cells) if c in DIGITS)
         missing = unregistered(board, self.expected, set(unknown))
         if missing:
             return self.recover(missing)
@@ -658,6 +668,20 @@ class _GameInProgress:
         self.last_board, self.last_reveals = board, {(m.row, m.col) for m in decision.moves if m.action == "reveal"}
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
 
+    def covered_as_when_fresh(self, frame: np.ndarray, decoded: Any) -> Any:
+        """``decoded`` with the unread cells that look exactly as on this game's fresh board read as covered.
+
+        The looks are taken from the game's first frame, before any click (see :mod:`autoplay.play.fresh_looks`).
+        """
+        grid = getattr(decoded, "grid", None)
+        unread = [tuple(cell) for cell in getattr(decoded, "unreadable", [])]
+        if grid is None:
+            return decoded
+        if self.looks is None and self.result.clicks == 0:
+            self.looks = fresh_looks(frame, grid, decoded.board, unread)
+        self.covered_by_look = unchanged(frame, grid, self.looks or {}, unread) if unread else []
+        return with_covered(decoded, self.covered_by_look, self.settings.rules)
+
     def restarted(self, board: Board, unknown: list[tuple[int, int]]) -> bool:
         """Whether the game started over under us: an opened cell never shows covered again otherwise."""
         last = self.last_board
@@ -673,6 +697,7 @@ class _GameInProgress:
         """Drop what this game taught about its cells (our flags, cells found misread, the last batch): the
         board on screen is a new game (a new-game key or dialog answered behind our back)."""
         self.result.flagged.clear()
+        self.opened.clear()
         self.suspects.clear()
         self.unopened.clear()
         self.last_impossible.clear()
@@ -725,6 +750,8 @@ class _GameInProgress:
             return
         unread = list(getattr(decoded, "unreadable", []))
         board, unknown = with_own_flags(decoded.board, unread, self.result.flagged)
+        if state == "won" and unknown:
+            board, unknown = won_unread_as_mines(board, unknown, self.opened)
         covered_up = looks_obstructed(board.rows, board.cols, unread) and not mines_accounted(board, unknown, state)
         if covered_up and not self.waited_end and not self.settings.dry_run:
             # A popup over the end board (kmines fades "You have lost" in and out) may hide mines: give it
@@ -851,7 +878,15 @@ class _GameInProgress:
         result.guesses += int(bool(decision.guess))
         result.last_was_guess = bool(decision.guess)
         self.player.log_decision(
-            result.game, self.frame, decoded, decision, state, timing, self.own_flags, self.suspects
+            result.game,
+            self.frame,
+            decoded,
+            decision,
+            state,
+            timing,
+            self.own_flags,
+            self.suspects,
+            self.covered_by_look,
         )
         if self.settings.dry_run:
             result.result = "dry-run"

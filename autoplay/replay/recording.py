@@ -75,6 +75,8 @@ class RecordedDecision:
     unknown: frozenset[tuple[int, int]] = frozenset()
     #: the unknown cells the player had flagged itself: played as flags, whatever their tile looked like
     own_flags: frozenset[tuple[int, int]] = frozenset()
+    #: cells no template matched that looked exactly as on the game's fresh board: read (and shown) as covered
+    covered_by_look: frozenset[tuple[int, int]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -191,6 +193,7 @@ def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> R
         explanation=explanation if isinstance(explanation, list) else None,
         unknown=parse_cells(obj.get("unknown"), where),
         own_flags=parse_cells(obj.get("own_flags"), where),
+        covered_by_look=parse_cells(obj.get("covered_by_look"), where),
     )
 
 

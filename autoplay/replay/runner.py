@@ -19,6 +19,7 @@ import numpy as np
 from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.errors import AutoplayError
+from autoplay.play.fresh_looks import with_covered
 from autoplay.replay.decide import decide_move
 from autoplay.replay.recording import RecordedDecision, RecordingFormatError
 from autoplay.replay.sources import FrameSource
@@ -221,6 +222,8 @@ class Replayer:
         try:
             image = self.decoder.read(frame.path)
             decoded = self.decoder.decode(image, recorded.grid if recorded else None)
+            if recorded is not None and recorded.covered_by_look:  # as the live player read them
+                decoded = with_covered(decoded, recorded.covered_by_look, self.rules)
             debug = str(self.out_dir / f"{frame.name}.unreadable.png") if self.out_dir else None
             unknown = playable_unknown(decoded)
             if unknown is None:

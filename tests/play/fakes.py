@@ -23,6 +23,7 @@ from autoplay.vision.grid import Grid
 PITCH = 10
 BOARD_OFFSET = (12, 30)  # board's top-left inside the window
 CODES = ".F?012345678*X"
+SHADE = 16  # grey levels between the pictures of two codes: as far apart as real tiles
 
 
 @dataclass
@@ -84,7 +85,7 @@ class FakeTable:
         for i, ch in enumerate(self.game.board().cells):
             r, c = divmod(i, self.cols)
             x0, y0, x1, y1 = self.grid.cell_rect(r, c)
-            frame[y0:y1, x0:x1] = CODES.index(ch)
+            frame[y0:y1, x0:x1] = CODES.index(ch) * SHADE
         return frame
 
     def window_rect(self) -> tuple[int, int, int, int]:
@@ -102,7 +103,7 @@ class FakeTable:
         for r in range(self.rows):
             for c in range(self.cols):
                 x, y = self.grid.cell_center(r, c)
-                cells.append(CODES[int(frame[int(y), int(x), 0])])
+                cells.append(CODES[int(frame[int(y), int(x), 0]) // SHADE])
         state = ("playing", "won", "lost")[int(frame[0, 0, 0])]
         return FakeDecoded(Board(self.rows, self.cols, tuple(cells), self.mines), state, self.grid)
 

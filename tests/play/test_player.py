@@ -309,6 +309,51 @@ def test_a_tile_the_skin_does_not_know_is_played_as_covered_and_never_clicked():
     assert "unknown_seen" not in result.to_dict() and "final_frame" not in result.to_dict()
 
 
+def test_covered_tiles_the_skin_does_not_know_are_covered_while_they_look_as_on_the_fresh_board(tmp_path):
+    """kmines draws covered tiles see-through over a picture, so some positions have covered looks no template
+    matched. Those cells look on every frame exactly as on the fresh board until they open: read as covered (so
+    the solver may open them), recorded so, and replayed as play read them."""
+    from autoplay.replay.runner import Replayer
+    from autoplay.replay.sources import collect_frames
+    from autoplay.vision.frame_delta import FrameReader
+
+    table = FakeTable(16, 16, 40, seed=11)
+    recorder = Recorder(tmp_path / "rec", "fake", table.rules, mines=table.mines)
+    player, backend = make_player(table, recorder=recorder)
+    odd = {(r, c) for r in range(16) for c in range(16) if (3 * r + c) % 7 == 0}  # scattered positions
+
+    def odd_covered_looks(frame, grid):
+        decoded = table.decode(frame, grid)
+        decoded.unreadable = sorted(rc for rc in odd if decoded.board.cells[rc[0] * 16 + rc[1]] == ".")
+        decoded.readable = not decoded.unreadable
+        return decoded
+
+    player.decode = odd_covered_looks
+    result = player.play_game(1)
+    recorder.close()
+    assert result.result in ("won", "lost") and result.unknown_cells == 0
+    opened_odd = [rc for rc in odd if table.game.revealed[rc[0] * 16 + rc[1]]]
+    clicked = {table.cell_at(x, y) for x, y, button in backend.clicks if button == "left"}
+    assert set(opened_odd) & clicked  # some were opened by a click of ours: no longer avoided
+    decisions = read_recording(tmp_path / "rec").decisions
+    assert any(d.covered_by_look for d in decisions) and not any(d.unknown for d in decisions)
+
+    frames = FrameReader()
+
+    class Decoder:  # the replay reads each frame as the player's decode did
+        rules = table.rules
+
+        def read(self, path):
+            return frames.read(path)
+
+        def decode(self, image, grid_hint):
+            return odd_covered_looks(image, table.grid)
+
+    replayer = Replayer(Decoder(), None, rules=table.rules, mines=table.mines)
+    outcomes = list(replayer.run(collect_frames(tmp_path / "rec").frames))
+    assert outcomes and all(o.status in ("ok", "over") for o in outcomes), [o.problems for o in outcomes][:3]
+
+
 def test_flags_of_ours_that_no_template_reads_are_played_as_flags_recorded_and_kept_for_learning(tmp_path):
     """A game drawing tiles over a picture shows each flag differently: here no flag of ours reads. What
     appeared where the player right-clicked is its flag, so the solver sees a mine there (not a covered cell to
@@ -621,6 +666,36 @@ def test_a_win_hidden_under_a_picture_that_stays_is_known_from_the_last_batch():
     assert table.state == "won" and result.result == "won"
     final = Board.from_text(result.final_board)
     assert final.count("F") + final.count(".") == table.mines  # the covers under the picture are its mines
+
+
+def test_a_won_end_names_its_unread_mines_so_that_the_audit_has_the_whole_layout():
+    """At a win every cell not opened is a mine: with kmines' own flags and a picture over some numbers all read as
+    nothing, the cells seen opened earlier are numbers and the others are the mines, since they make the total."""
+    from autoplay.replay.audit import truth_from_final
+
+    table = FakeTable(9, 9, 10, seed=1)  # a game the player wins
+    player, _ = make_player(table, reread_limit=1, obstruction_wait=0.0)
+    seen_open: set[tuple[int, int]] = set()
+
+    def flags_and_a_picture_at_the_win(frame, grid):
+        decoded = table.decode(frame, grid)
+        if decoded.state != "won":
+            seen_open.update(divmod(i, 9) for i, c in enumerate(decoded.board.cells) if c.isdigit())
+            return decoded
+        covers = [divmod(i, 9) for i, c in enumerate(decoded.board.cells) if c in ".F"]
+        pictured = sorted(seen_open)[:6]  # numbers under the picture, read as numbers before the end
+        decoded.unreadable = covers + pictured
+        return decoded
+
+    player.decode = flags_and_a_picture_at_the_win
+    result = player.play_game(1)
+    assert table.state == "won" and result.result == "won"
+    final = Board.from_text(result.final_board)
+    mines = {i for i, m in enumerate(table.game.is_mine) if m}
+    assert {i for i, c in enumerate(final.cells) if c == "F"} == mines
+    assert result.final_unknown == sorted(seen_open)[:6]
+    truth = truth_from_final(final, "won", frozenset(result.final_unknown))
+    assert {i for i, c in enumerate(truth) if c == "*"} == mines
 
 
 def test_a_win_whose_last_flags_the_skin_cannot_read_is_a_win():

@@ -1,0 +1,117 @@
+"""Cells that look exactly as they did on the game's fresh board are still covered.
+
+A game draws a covered cell the same way until the cell is opened or flagged, and an opened or flagged cell
+looks different (else no player could see the change).  So the picture of each cell on a fresh board, taken
+before the first click, is that cell's covered look; a later picture equal to it is a covered cell, whatever the
+skin's templates make of it.  This names covered tiles a skin has never seen: kmines draws its covered tiles
+see-through over a background picture, so each position has a look of its own, and a calibration of a few games
+sees only some of them.  The looks are kept only for cells no template read on that first frame, and only when
+that frame is plainly a fresh board: every cell read is covered, most cells are read, and the cells not read
+are scattered tiles, not a block drawn over the board.
+
+>>> import numpy as np
+>>> from autoplay.board.model import Board
+>>> from autoplay.vision.grid import Grid
+>>> grid = Grid(np.arange(0.0, 50.0, 10.0), np.arange(0.0, 50.0, 10.0))  # 4x4 cells of 10 px
+>>> first = np.zeros((40, 40, 3), np.uint8); first[10:20, 20:30] = 200  # cell (1, 2): a look no template knows
+>>> looks = fresh_looks(first, grid, Board.from_text("....\\n....\\n....\\n...."), [(1, 2)])
+>>> sorted(looks)
+[(1, 2)]
+>>> unchanged(first, grid, looks, [(1, 2)])  # the same picture later: still covered
+[(1, 2)]
+>>> opened = first.copy(); opened[10:20, 20:30] = 90
+>>> unchanged(opened, grid, looks, [(1, 2)])
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import fields, replace
+from typing import Any, TypeVar
+
+import numpy as np
+
+from autoplay.board.model import HIDDEN, Board
+from autoplay.board.rules import Rules
+from autoplay.vision.grid import Grid
+from autoplay.vision.obstruction import looks_obstructed
+from autoplay.vision.state import game_state
+
+Cell = tuple[int, int]
+Decoded = TypeVar("Decoded", bound=Any)
+
+#: Mean absolute difference (grey levels, 0-255) within which two pictures of one cell are the same picture.
+SAME = 3.0
+#: Share of the first frame's cells that must read as covered for it to count as a fresh board.
+READABLE_SHARE = 0.5
+
+
+def _patch(frame: np.ndarray, grid: Grid, cell: Cell) -> np.ndarray:
+    x0, y0, x1, y1 = grid.cell_rect(*cell)
+    return frame[y0:y1, x0:x1]
+
+
+def fresh_looks(
+    frame: np.ndarray,
+    grid: Grid,
+    board: Board,
+    unreadable: Collection[Cell],
+    readable_share: float = READABLE_SHARE,
+) -> dict[Cell, np.ndarray]:
+    """The pictures of the ``unreadable`` cells of a game's first frame, if it is a fresh board; else none.
+
+    Fresh: every cell read is covered, at least ``readable_share`` of the cells were read (a frame mostly
+    unread is no proof of anything), and the unread cells do not form a block (a popup over the board).
+    """
+    unread = set(unreadable)
+    readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread]
+    if not unread or any(c != HIDDEN for c in readable) or len(readable) < readable_share * len(board.cells):
+        return {}
+    if looks_obstructed(board.rows, board.cols, sorted(unread)):
+        return {}  # a popup over the fresh board: its picture would stand for cells opened under it later
+    return {cell: np.ascontiguousarray(_patch(frame, grid, cell)) for cell in sorted(unread)}
+
+
+def unchanged(frame: np.ndarray, grid: Grid, looks: Mapping[Cell, np.ndarray], cells: Collection[Cell]) -> list[Cell]:
+    """The ``cells`` whose picture in ``frame`` is the one ``looks`` kept for them: covered still."""
+    same = []
+    for cell in cells:
+        look = looks.get(cell)
+        if look is None:
+            continue
+        patch = _patch(frame, grid, cell)
+        if patch.shape == look.shape and float(np.abs(patch.astype(np.int16) - look).mean()) <= SAME:
+            same.append(cell)
+    return sorted(same)
+
+
+def with_covered(decoded: Decoded, cells: Collection[Cell], rules: Rules) -> Decoded:
+    """``decoded`` with ``cells`` read as covered (no longer unreadable), and its game state read again.
+
+    ``decoded`` is a :class:`~autoplay.vision.decode.DecodedFrame`, or any dataclass with its ``board``,
+    ``unreadable`` and ``state`` (a stored ``labels`` array or ``readable`` flag is brought in line too).
+    """
+    known = set(cells)
+    if not known:
+        return decoded
+    board = decoded.board
+    chars = list(board.cells)
+    for row, col in known:
+        chars[row * board.cols + col] = HIDDEN
+    shown = Board(board.rows, board.cols, tuple(chars), board.mines)
+    unreadable = [cell for cell in decoded.unreadable if tuple(cell) not in known]
+    changes: dict[str, object] = {
+        "board": shown,
+        "unreadable": unreadable,
+        "state": game_state(shown, rules, readable=not unreadable),
+    }
+    stored = {f.name for f in fields(decoded)}
+    if "labels" in stored:
+        labels = np.array(decoded.labels, copy=True)
+        for row, col in known:
+            labels[row, col] = HIDDEN
+        changes["labels"] = labels
+    if "readable" in stored:
+        changes["readable"] = not unreadable
+    return replace(decoded, **changes)
