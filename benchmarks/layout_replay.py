@@ -24,7 +24,7 @@ from autoplay.board.model import HIDDEN, MINE, Board
 from autoplay.cli.progress import Progress
 from autoplay.insight.layout import LaidGame
 from autoplay.replay.audit import truth_from_final
-from autoplay.replay.recording import is_recording, read_recording
+from autoplay.replay.recording import is_recording, parse_cells, read_recording
 from autoplay.sim.runner import GameSpec, play_out, tracked_solver
 from autoplay.sim.stats import wilson_interval
 
@@ -42,9 +42,19 @@ def sessions(paths: list[str]) -> list[Path]:
     return found
 
 
-def replay_layout(final: Board, result: str, first: Board, rules, mines: int, time_limit: float) -> bool:
-    """Play the layout ``final`` reveals from the board ``first`` on; True when the simulated game is won."""
-    truth = truth_from_final(final, result)
+def replay_layout(
+    final: Board,
+    result: str,
+    first: Board,
+    rules,
+    mines: int,
+    time_limit: float,
+    unknown: frozenset[tuple[int, int]] = frozenset(),
+) -> bool:
+    """Play the layout ``final`` reveals from the board ``first`` on; True when the simulated game is won.
+
+    ``unknown``: the final board's cells no template matched (numbers, when the rest adds up to the mines)."""
+    truth = truth_from_final(final, result, unknown)
     game = LaidGame([c == MINE for c in truth], final.rows, final.cols, win=rules.win)
     for index, cell in enumerate(first.cells):
         if cell not in (HIDDEN, "F", "?"):  # what the game had already opened by itself (xdemineur)
@@ -93,8 +103,15 @@ def replay_recordings(paths: list[Path], progress: bool = True) -> LayoutReplay:
             final = Board.from_text(final_text)
             mines = final.mines if final.mines is not None else recording.mines
             try:
+                unknown = parse_cells(game.details.get("final_unknown"), f"game {game.game}")
                 won = replay_layout(
-                    final, game.result, first_board[game.game], recording.rules, mines, recording.time_limit or 1.0
+                    final,
+                    game.result,
+                    first_board[game.game],
+                    recording.rules,
+                    mines,
+                    recording.time_limit or 1.0,
+                    unknown,
                 )
             except ValueError:  # the last board does not add up to the layout
                 result.skipped += 1
