@@ -708,15 +708,24 @@ class _GameInProgress:
         the mines at the end) hide a win, else None.
 
         Before the last batch the board had K cells covered or flagged (cells read as nothing counted as
-        covered, so K is at most too high); the batch opened R of them.  When K - R equals the mine count, what
-        is still covered is at most the mines, so exactly the mines: every safe cell is open, the game is won.
-        Each opened cell must show it (changed, or hidden under the picture).  The end board then shows the
-        covered cells under the picture as the mines they are.
+        covered, so K is at most too high); the batch opened R of them, and its openings may have opened more
+        (cells of the K that now read as numbers).  When what is left equals the mine count, what is still
+        covered is at most the mines, so exactly the mines: every safe cell is open, the game is won.  Each
+        opened cell must show it (changed, or hidden under the picture).  The end board then shows the covered
+        cells under the picture as the mines they are.
         """
         board, reveals, mines = self.last_board, self.last_reveals, decoded.board.mines
         if board is None or mines is None or not reveals:
             return None
-        left = [i for i, c in enumerate(board.cells) if c in (HIDDEN, FLAG) and divmod(i, board.cols) not in reveals]
+        unread = set(unknown)
+        now = decoded.board.cells
+        left = [
+            i
+            for i, c in enumerate(board.cells)
+            if c in (HIDDEN, FLAG)
+            and divmod(i, board.cols) not in reveals
+            and not (now[i] in DIGITS and divmod(i, board.cols) not in unread)  # opened since, by a cascade
+        ]
         hidden_now = {divmod(i, board.cols) for i, c in enumerate(decoded.board.cells) if c == HIDDEN}
         if len(left) != mines or (reveals & hidden_now - set(unknown)):
             return None
