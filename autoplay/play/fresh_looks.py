@@ -52,6 +52,20 @@ def _patch(frame: np.ndarray, grid: Grid, cell: Cell) -> np.ndarray:
     return frame[y0:y1, x0:x1]
 
 
+def is_fresh_board(board: Board, unreadable: Collection[Cell], readable_share: float = READABLE_SHARE) -> bool:
+    """Is ``board`` (a game's first frame, before any click) plainly a fresh board?
+
+    Every cell read is covered, at least ``readable_share`` of the cells were read (a frame mostly unread is no
+    proof of anything), and the unread cells do not form a block (a popup over the board, whose picture would
+    stand for cells opened under it later).
+    """
+    unread = set(unreadable)
+    readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread]
+    if any(c != HIDDEN for c in readable) or len(readable) < readable_share * len(board.cells):
+        return False
+    return not (unread and looks_obstructed(board.rows, board.cols, sorted(unread)))
+
+
 def fresh_looks(
     frame: np.ndarray,
     grid: Grid,
@@ -59,17 +73,11 @@ def fresh_looks(
     unreadable: Collection[Cell],
     readable_share: float = READABLE_SHARE,
 ) -> dict[Cell, np.ndarray]:
-    """The pictures of the ``unreadable`` cells of a game's first frame, if it is a fresh board; else none.
-
-    Fresh: every cell read is covered, at least ``readable_share`` of the cells were read (a frame mostly
-    unread is no proof of anything), and the unread cells do not form a block (a popup over the board).
-    """
+    """The pictures of the ``unreadable`` cells of a game's first frame, if it is a fresh board
+    (:func:`is_fresh_board`); else none."""
     unread = set(unreadable)
-    readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread]
-    if not unread or any(c != HIDDEN for c in readable) or len(readable) < readable_share * len(board.cells):
+    if not unread or not is_fresh_board(board, unread, readable_share):
         return {}
-    if looks_obstructed(board.rows, board.cols, sorted(unread)):
-        return {}  # a popup over the fresh board: its picture would stand for cells opened under it later
     return {cell: np.ascontiguousarray(_patch(frame, grid, cell)) for cell in sorted(unread)}
 
 

@@ -39,7 +39,7 @@ from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.outputs import run_folder
 from autoplay.play.final_board import mines_accounted, with_own_flags, won_unread_as_mines
-from autoplay.play.fresh_looks import fresh_looks, unchanged, with_covered
+from autoplay.play.fresh_looks import fresh_looks, is_fresh_board, unchanged, with_covered
 from autoplay.play.recorder import Recorder
 from autoplay.solver.decide import Decision, Move
 from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
@@ -576,6 +576,8 @@ class _GameInProgress:
         self.opened: set[tuple[int, int]] = set()  # cells read as numbers this game: they stay opened
         self.looks: dict[tuple[int, int], np.ndarray] | None = None  # the fresh board's unread cells (fresh_looks)
         self.covered_by_look: list[tuple[int, int]] = []  # unread cells of the last frame that look as when fresh
+        self.began_fresh = False  # whether the game's first frame was a fresh board (every cell covered)
+        self.last_unread: set[tuple[int, int]] = set()  # cells of the last batch's board whose look no template knew
         self.answered_since_batch = False  # whether the game has said it read the clicks of the current batch
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
 
@@ -666,6 +668,7 @@ class _GameInProgress:
             if not decision.moves:
                 return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         self.last_board, self.last_reveals = board, {(m.row, m.col) for m in decision.moves if m.action == "reveal"}
+        self.last_unread = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
 
     def covered_as_when_fresh(self, frame: np.ndarray, decoded: Any) -> Any:
@@ -679,6 +682,7 @@ class _GameInProgress:
             return decoded
         if self.looks is None and self.result.clicks == 0:
             self.looks = fresh_looks(frame, grid, decoded.board, unread)
+            self.began_fresh = is_fresh_board(decoded.board, unread)
         self.covered_by_look = unchanged(frame, grid, self.looks or {}, unread) if unread else []
         return with_covered(decoded, self.covered_by_look, self.settings.rules)
 
@@ -709,21 +713,26 @@ class _GameInProgress:
 
         Before the last batch the board had K cells covered or flagged (cells read as nothing counted as
         covered, so K is at most too high); the batch opened R of them, and its openings may have opened more
-        (cells of the K that now read as numbers).  When what is left equals the mine count, what is still
-        covered is at most the mines, so exactly the mines: every safe cell is open, the game is won.  Each
-        opened cell must show it (changed, or hidden under the picture).  The end board then shows the covered
-        cells under the picture as the mines they are.
+        (cells of the K that now read as numbers).  Cells known opened though not read are not counted either:
+        cells the game read clicks on without change, and, in a game that began on a fresh board, cells whose
+        look no template knew and that did not look as when fresh (a covered cell changes only when it opens
+        or is flagged, and the player's own flags are flags).  When what is left equals the mine count, what is
+        still covered is at most the mines, so exactly the mines: every safe cell is open, the game is won.
+        Each opened cell must show it (changed, or hidden under the picture).  The end board then shows the
+        covered cells under the picture as the mines they are.
         """
         board, reveals, mines = self.last_board, self.last_reveals, decoded.board.mines
         if board is None or mines is None or not reveals:
             return None
         unread = set(unknown)
         now = decoded.board.cells
+        opened = self.unopened | (self.last_unread if self.began_fresh else set())
         left = [
             i
             for i, c in enumerate(board.cells)
             if c in (HIDDEN, FLAG)
             and divmod(i, board.cols) not in reveals
+            and not (c == HIDDEN and divmod(i, board.cols) in opened)
             and not (now[i] in DIGITS and divmod(i, board.cols) not in unread)  # opened since, by a cascade
         ]
         hidden_now = {divmod(i, board.cols) for i, c in enumerate(decoded.board.cells) if c == HIDDEN}

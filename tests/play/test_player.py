@@ -719,6 +719,33 @@ def test_a_win_whose_last_batch_opened_more_by_a_cascade_is_still_a_win_under_a_
     assert table.state == "won" and result.result == "won"
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_a_win_over_numbers_no_template_reads_is_still_a_win_under_a_picture(seed):
+    """kmines draws some numbers over parts of its picture no template knows: those cells are unknown on every
+    frame, and counted as covered they made the win under "You have won" add up to more than the mines. In a
+    game that began on a fresh board, a cell whose look is unknown and not its fresh look has opened."""
+    table = FakeTable(9, 9, 10, seed=seed)
+    player, _ = make_player(table, reread_limit=1, obstruction_wait=0.0)
+    odd = {(r, c) for r in range(9) for c in range(9) if (2 * r + c) % 5 == 0}
+
+    def numbers_unread_and_a_picture_at_the_win(frame, grid):
+        decoded = table.decode(frame, grid)
+        unread = {rc for rc in odd if decoded.board.cells[rc[0] * 9 + rc[1]].isdigit()}
+        if decoded.state == "won":
+            unread |= {divmod(i, 9) for i, c in enumerate(decoded.board.cells) if c in ".F"}
+            unread |= {(r, c) for r in range(3, 5) for c in range(3, 6)}
+        decoded.state = "unknown" if unread else decoded.state
+        decoded.readable, decoded.unreadable = not unread, sorted(unread)
+        return decoded
+
+    player.decode = numbers_unread_and_a_picture_at_the_win
+    result = player.play_game(1)
+    assert result.result == table.state
+    if table.state == "won":
+        final = Board.from_text(result.final_board)
+        assert {i for i, c in enumerate(final.cells) if c in ".F"} >= {i for i, m in enumerate(table.game.is_mine) if m}
+
+
 def test_a_win_whose_last_flags_the_skin_cannot_read_is_a_win():
     """kmines flags every mine itself once the game is won, in looks the skin may not know: those cells read as
     nothing, yet the last batch opened the last safe cells, so the game is won (not a board to stop on)."""
