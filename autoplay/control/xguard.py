@@ -160,8 +160,12 @@ class X11Guard:
         except XError:
             raise WindowClosed("the window was closed") from None
 
-    def dismiss(self, cover: BoardCovered, timeout: float = 2.0) -> bool:
-        """Give the game's own covering dialog the focus, press Escape, and wait for it to go."""
+    def dismiss(self, cover: BoardCovered, timeout: float = 2.0, attempts: int = 3) -> bool:
+        """Give the game's own covering dialog the focus, press Escape, and wait for it to go.
+
+        A game short of CPU may not have read the key (or given the dialog the focus) within ``timeout``: the
+        key is pressed again, at most ``attempts`` times, each only while the dialog is still shown.
+        """
         import time
 
         from Xlib import XK, X
@@ -173,16 +177,17 @@ class X11Guard:
         conn = self.x.conn
         try:
             dialog = conn.create_resource_object("window", cover.cover)
-            dialog.set_input_focus(X.RevertToParent, X.CurrentTime)
             code = conn.keysym_to_keycode(XK.string_to_keysym("Escape"))
-            for kind in (X.KeyPress, X.KeyRelease):
-                xtest.fake_input(conn, kind, code)
-                conn.sync()
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
+            for _ in range(attempts):
+                dialog.set_input_focus(X.RevertToParent, X.CurrentTime)
+                for kind in (X.KeyPress, X.KeyRelease):
+                    xtest.fake_input(conn, kind, code)
+                    conn.sync()
+                deadline = time.monotonic() + timeout
+                while time.monotonic() < deadline and dialog.get_attributes().map_state == X.IsViewable:
+                    time.sleep(0.05)
                 if dialog.get_attributes().map_state != X.IsViewable:
                     break
-                time.sleep(0.05)
             else:
                 return False
         except XError:

@@ -403,7 +403,7 @@ class Player:
         if not covered.own or self.dialogs_closed >= MAX_DIALOGS_CLOSED:
             return False
         if not self.mouse.guard.dismiss(covered):
-            return False
+            raise BoardCovered(f"{covered}, a dialog of the game's own that Escape did not close", covered.cover, True)
         self.dialogs_closed += 1
         if self.in_progress is not None:
             self.in_progress.dialogs_closed += 1
