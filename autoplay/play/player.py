@@ -282,11 +282,21 @@ def contradictory_moves(moves: list[Any]) -> list[tuple[int, int]]:
     return sorted(reveal & {(m.row, m.col) for m in moves if m.action == "flag"})
 
 
-def shows_all_mines(board: Board) -> bool | None:
-    """Whether a lost board shows every mine (None when the total is not known)."""
+def shows_all_mines(board: Board, unknown: Collection[tuple[int, int]] = ()) -> bool | None:
+    """Whether a lost board shows every mine (None when the total is not known).
+
+    Only cells read count: an ``unknown`` cell's letter is a best guess, and a mine among them would make the
+    board look complete when it is not (the audit then finds one mine short).
+
+    >>> board = Board.from_text("mines=2\\n*1\\nX1")
+    >>> shows_all_mines(board), shows_all_mines(board, [(0, 0)])
+    (True, False)
+    """
     if board.mines is None:
         return None
-    return board.count(MINE + EXPLODED + FLAG) >= board.mines
+    unread = set(unknown)
+    shown = sum(c in (MINE, EXPLODED, FLAG) for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread)
+    return shown >= board.mines
 
 
 class Player:
@@ -782,7 +792,7 @@ class _GameInProgress:
         self.result.final_unknown = unknown
         self.result.final_frame, self.result.final_grid = self.frame, getattr(decoded, "grid", None)
         if state == "lost":
-            self.result.final_shows_all_mines = shows_all_mines(board)
+            self.result.final_shows_all_mines = shows_all_mines(board, unknown)
 
     def reread(self, failure: Callable[[], Exception], change_timeout: float | None = None) -> None:
         """A frame that cannot be acted on: capture again after a longer settle, or give up with ``failure()``.

@@ -809,3 +809,14 @@ def test_flags_our_clicks_left_on_a_board_that_started_over_are_taken_off():
     x, y = table.grid.cell_center(*stale[0])
     x, y = x + table.origin[0], y + table.origin[1]
     assert (round(x), round(y), "right") in [(round(cx), round(cy), b) for cx, cy, b in backend.clicks]
+
+
+def test_a_lost_board_shows_every_mine_only_by_the_cells_read():
+    """kmines: five lost boards counted a best guess under "You have lost" as their 99th mine, and the audit then
+    found one mine short; a mine among the unread cells is no mine shown."""
+    from autoplay.play.player import shows_all_mines
+
+    board = Board.from_text("mines=3\n*1F\nX21")
+    assert shows_all_mines(board) is True
+    assert shows_all_mines(board, [(0, 0)]) is False
+    assert shows_all_mines(board, [(1, 2)]) is True  # an unread number takes nothing away
