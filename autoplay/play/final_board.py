@@ -57,12 +57,7 @@ def won_unread_as_mines(board: Board, unknown: Collection[Cell], opened: Collect
     """
     unread = set(unknown)
     closed = unread - set(opened)
-    if board.mines is None or not closed:
-        return board, sorted(unread)
-    covers = sum(
-        c in (HIDDEN, FLAG, MINE, EXPLODED) for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread
-    )
-    if covers + len(closed) != board.mines:
+    if board.mines is None or not closed or _mines_read(board, unread, "won") + len(closed) != board.mines:
         return board, sorted(unread)
     cells = list(board.cells)
     for r, c in closed:
@@ -76,12 +71,13 @@ def mines_accounted(board: Board, unknown: Collection[Cell], end: str) -> bool:
     Won: every cover left (covered or flagged) is a mine.  Lost: the mines shown, the one stepped on and the
     flags (the player flags only cells it proved mines).
     """
-    if board.mines is None:
+    if board.mines is None or end not in ("won", "lost"):
         return False
-    unread = set(unknown)
-    readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread]
-    if end == "won":
-        return sum(c in (HIDDEN, FLAG, MINE, EXPLODED) for c in readable) == board.mines
-    if end == "lost":
-        return sum(c in (FLAG, MINE, EXPLODED) for c in readable) == board.mines
-    return False
+    return _mines_read(board, set(unknown), end) == board.mines
+
+
+def _mines_read(board: Board, unread: set[Cell], end: str) -> int:
+    """The mines the readable cells of a board that ended ``end`` show: at a win every cover left, at a loss the
+    mines shown, the one stepped on and the flags."""
+    kinds = (HIDDEN, FLAG, MINE, EXPLODED) if end == "won" else (FLAG, MINE, EXPLODED)
+    return sum(c in kinds for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread)

@@ -14,7 +14,9 @@ are scattered tiles, not a block drawn over the board.
 >>> from autoplay.vision.grid import Grid
 >>> grid = Grid(np.arange(0.0, 50.0, 10.0), np.arange(0.0, 50.0, 10.0))  # 4x4 cells of 10 px
 >>> first = np.zeros((40, 40, 3), np.uint8); first[10:20, 20:30] = 200  # cell (1, 2): a look no template knows
->>> looks = fresh_looks(first, grid, Board.from_text("....\\n....\\n....\\n...."), [(1, 2)])
+>>> is_fresh_board(Board.from_text("....\\n....\\n....\\n...."), [(1, 2)])
+True
+>>> looks = fresh_looks(first, grid, [(1, 2)])
 >>> sorted(looks)
 [(1, 2)]
 >>> unchanged(first, grid, looks, [(1, 2)])  # the same picture later: still covered
@@ -66,19 +68,10 @@ def is_fresh_board(board: Board, unreadable: Collection[Cell], readable_share: f
     return not (unread and looks_obstructed(board.rows, board.cols, sorted(unread)))
 
 
-def fresh_looks(
-    frame: np.ndarray,
-    grid: Grid,
-    board: Board,
-    unreadable: Collection[Cell],
-    readable_share: float = READABLE_SHARE,
-) -> dict[Cell, np.ndarray]:
-    """The pictures of the ``unreadable`` cells of a game's first frame, if it is a fresh board
-    (:func:`is_fresh_board`); else none."""
-    unread = set(unreadable)
-    if not unread or not is_fresh_board(board, unread, readable_share):
-        return {}
-    return {cell: np.ascontiguousarray(_patch(frame, grid, cell)) for cell in sorted(unread)}
+def fresh_looks(frame: np.ndarray, grid: Grid, unreadable: Collection[Cell]) -> dict[Cell, np.ndarray]:
+    """The pictures of the ``unreadable`` cells of a game's first frame, kept (copied) as their covered looks;
+    call it only for a frame :func:`is_fresh_board` accepts."""
+    return {cell: np.ascontiguousarray(_patch(frame, grid, cell)) for cell in sorted(set(unreadable))}
 
 
 def unchanged(frame: np.ndarray, grid: Grid, looks: Mapping[Cell, np.ndarray], cells: Collection[Cell]) -> list[Cell]:

@@ -292,11 +292,7 @@ def shows_all_mines(board: Board, unknown: Collection[tuple[int, int]] = ()) -> 
     >>> shows_all_mines(board), shows_all_mines(board, [(0, 0)])
     (True, False)
     """
-    if board.mines is None:
-        return None
-    unread = set(unknown)
-    shown = sum(c in (MINE, EXPLODED, FLAG) for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread)
-    return shown >= board.mines
+    return None if board.mines is None else mines_accounted(board, unknown, "lost")
 
 
 class Player:
@@ -691,8 +687,8 @@ class _GameInProgress:
         if grid is None:
             return decoded
         if self.looks is None and self.result.clicks == 0:
-            self.looks = fresh_looks(frame, grid, decoded.board, unread)
             self.began_fresh = is_fresh_board(decoded.board, unread)
+            self.looks = fresh_looks(frame, grid, unread) if self.began_fresh else {}
         self.covered_by_look = unchanged(frame, grid, self.looks or {}, unread) if unread else []
         return with_covered(decoded, self.covered_by_look, self.settings.rules)
 
