@@ -41,7 +41,7 @@ from autoplay.calibrate.rules_labels import (
     name_clusters,
 )
 from autoplay.calibrate.tilebook import TileBook
-from autoplay.play.final_board import mines_accounted, with_own_flags
+from autoplay.play.final_board import mines_accounted, mines_read, with_own_flags
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, crop_patch, patch_vectors
 from autoplay.vision.grid import Grid
 
@@ -70,28 +70,30 @@ def learn_from_final_board(
     seen: Collection[Cell],
     end: str,
     flagged: Collection[Cell] = (),
+    shows_every_mine: bool = False,
 ) -> list[LearnedTile]:
     """The unknown tiles of a finished game that the rules name, each with a picture to add to the skin.
 
     ``board`` is the final board as read, ``unknown`` its unreadable cells, ``seen`` the cells that were
-    unknown during the game; only tiles shown on such cells are learned (a tile that appears only at the
-    end, a crossed-out flag say, is not).  ``end`` is ``won`` or ``lost``.  ``flagged`` are the cells the
+    unknown during the game; only tiles shown on such cells are learned.  A tile that appears only at the
+    end (a crossed-out flag, a "You have lost" popup over the board) says nothing about what lies under
+    it: such cells count as obstructed.  ``end`` is ``won`` or ``lost``.  ``flagged`` are the cells the
     player flagged: mines, never numbers to learn (:func:`learn_flag_looks` names their tile).
+
+    ``shows_every_mine``: this game was seen to show every mine when lost (an earlier lost board of it
+    showed the whole mine count), so the covered cells of a lost board are safe even when a popup hides
+    a few of its mines.
     """
     board, unknown = with_own_flags(board, unknown, flagged)
     all_shown = mines_accounted(board, unknown, end)
     doubtful = set(unknown)
     seen = set(seen)
+    # A tile that was unknown while the game went on is a revealed number (only safe cells open before the
+    # end); its value is bounded by the mines shown and the cells covered or obstructed around it.
+    unknown = [rc for rc in unknown if rc in seen]
     if not unknown or board.mines is None or not (all_shown or end == "lost"):
         return []
-    if not all_shown:
-        # A lost board that shows only some mines (sgt-mines shows the one stepped on): a tile that was
-        # unknown while the game went on is a revealed number (only safe cells open before the loss), and
-        # its value is bounded by the mines shown and the cells still covered around it. Tiles that
-        # appeared only at the end may be mines of a look the skin does not know: they are left out.
-        unknown = [rc for rc in unknown if rc in seen]
-        if not unknown:
-            return []
+    covered_safe = all_shown or (shows_every_mine and _room_for_hidden_mines(board, doubtful - set(unknown)))
     indices = [r * grid.cols + c for r, c in unknown]
     vectors = patch_vectors(cell_patches(frame, grid, DEFAULT_SIZE, DEFAULT_INSET))[indices]
 
@@ -101,7 +103,7 @@ def learn_from_final_board(
 
     book = TileBook()
     cluster_of = dict(zip(unknown, book.assign(vectors, crop).tolist()))
-    game = _evidence(board, cluster_of, doubtful, end, all_shown)
+    game = _evidence(board, cluster_of, doubtful, end, covered_safe, all_shown)
     naming = name_clusters(Evidence(games=[game]), known={KNOWN_BASE + v: v for v in range(9)})
     learned = []
     for cluster in range(len(book)):
@@ -130,12 +132,24 @@ def learn_flag_looks(looks: dict[Cell, np.ndarray]) -> list[LearnedTile]:
     ]
 
 
+def _room_for_hidden_mines(board: Board, obstructed: set[Cell]) -> bool:
+    """Can the ``obstructed`` cells of a lost board hold the mines its readable cells do not show?"""
+    assert board.mines is not None
+    return mines_read(board, obstructed, "lost") + len(obstructed) >= board.mines
+
+
 def _evidence(
-    board: Board, cluster_of: dict[Cell, int], doubtful: set[Cell], end: str, all_shown: bool
+    board: Board,
+    cluster_of: dict[Cell, int],
+    doubtful: set[Cell],
+    end: str,
+    covered_safe: bool,
+    obstructed_safe: bool,
 ) -> GameEvidence:
     """The final board as rules evidence: readable digits as fixed-value clusters, unknown tiles as their own.
 
-    ``doubtful`` cells left out of ``cluster_of`` count as obstructed (nothing known about them).
+    ``doubtful`` cells left out of ``cluster_of`` count as obstructed (nothing known about them);
+    ``covered_safe``: a lost board's covered cells hold no mine; ``obstructed_safe``: nor do the obstructed.
     """
     status = np.full(len(board.cells), OBSTRUCTED, dtype="<U1")
     shown: dict[int, set[int]] = {}
@@ -151,4 +165,6 @@ def _evidence(
             shown[index] = {KNOWN_BASE + int(cell)}
         else:
             status[index] = STATUS_OF.get(cell, OBSTRUCTED)
-    return GameEvidence(status.reshape(board.rows, board.cols), shown, end, board.mines, all_shown and end == "lost")
+    return GameEvidence(
+        status.reshape(board.rows, board.cols), shown, end, board.mines, covered_safe and end == "lost", obstructed_safe
+    )

@@ -12,18 +12,30 @@ from autoplay.vision import decode_frame
 from autoplay.vision.skin import Skin
 
 
-def learn_after_game(home: Path, skin: Skin, result: GameResult, mines: int | None) -> list[dict[str, Any]]:
+def learn_after_game(
+    home: Path, skin: Skin, result: GameResult, mines: int | None, shows_every_mine: bool = False
+) -> list[dict[str, Any]]:
     """The log entries of the templates learned from ``result``'s final frame (none when nothing is decided).
 
     The final frame is decoded again with ``skin`` as it is now, so a tile an earlier game taught is not
-    learned twice.
+    learned twice.  ``shows_every_mine``: an earlier lost game of this session showed the whole mine count
+    (see :func:`~autoplay.calibrate.learn.learn_from_final_board`).
     """
     frame, grid = result.final_frame, result.final_grid
     if result.result not in ("won", "lost") or frame is None or grid is None or not result.unknown_seen:
         return []
     decoded = decode_frame(frame, skin, grid, mines)
+    # Cells the looks read but a rule refused (a 0 beside a covered cell) may be covered tiles: never named.
+    refused = set(decoded.refused)
     tiles = learn_flag_looks(result.flag_looks)
     tiles += learn_from_final_board(
-        frame, decoded.grid, decoded.board, decoded.unreadable, result.unknown_seen, result.result, result.flagged
+        frame,
+        decoded.grid,
+        decoded.board,
+        decoded.unreadable,
+        set(result.unknown_seen) - refused,
+        result.result,
+        result.flagged,
+        shows_every_mine,
     )
     return add_learned(home, skin.name, tiles, result.game, result.result)

@@ -48,7 +48,9 @@ class GameEvidence:
     ``status`` holds the codes above for the game's last known position;
     ``shown`` maps each revealed cell (flat index) to the clusters it showed.
     ``end`` is ``won``, ``lost`` or ``unfinished``; ``all_mines_shown`` says a
-    lost board showed every mine (the covered cells left are then safe).
+    lost board showed every mine it could (the covered cells left are then safe);
+    ``obstructed_safe`` says the readable cells already show the whole mine count,
+    so no obstructed cell (a popup over the board) hides one.
     """
 
     status: np.ndarray
@@ -56,6 +58,7 @@ class GameEvidence:
     end: str = "unfinished"
     mines: int | None = None
     all_mines_shown: bool = False
+    obstructed_safe: bool = False
 
 
 @dataclass
@@ -88,13 +91,15 @@ def _bounds(game: GameEvidence, index: int, table: tuple[tuple[int, ...], ...]) 
     around = [status[n] for n in table[index]]
     mines = sum(s in (FATAL, SHOWN_MINE) for s in around)
     covered = sum(s == COVERED for s in around)
-    unknown = sum(s in (FLAGGED, OBSTRUCTED) for s in around)
-    if game.end == "won":
-        return mines + covered + unknown, mines + covered + unknown
+    flagged = sum(s == FLAGGED for s in around)
+    # What covers an obstructed cell is unknown: it may be a mine unless the readable cells show them all.
+    obstructed = 0 if game.obstructed_safe else sum(s == OBSTRUCTED for s in around)
+    if game.end == "won":  # every cover left is a mine
+        return mines + covered + flagged, mines + covered + flagged + obstructed
     low = max(mines, 1 if covered else 0)  # a 0 would have opened its covered neighbours itself
     if game.end == "lost" and game.all_mines_shown:
-        return low, mines + unknown
-    return low, mines + covered + unknown
+        return low, mines + flagged + obstructed
+    return low, mines + covered + flagged + obstructed
 
 
 def _value_groups(games: list[GameEvidence]) -> list[set[int]]:

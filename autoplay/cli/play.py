@@ -146,9 +146,13 @@ def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any) ->
 
     home = skin_home_of(skin.name)
     current = [skin]
+    # Whether the game shows every mine when lost is a rule of that game: one lost board that showed the
+    # whole count proves it for the session's later ones, where a popup may hide a few of the mines.
+    shows_every_mine = [False]
 
     def on_game(result: Any) -> None:
-        entries = learn_after_game(home, current[0], result, mines)
+        entries = learn_after_game(home, current[0], result, mines, shows_every_mine[0])
+        shows_every_mine[0] = shows_every_mine[0] or bool(result.final_shows_all_mines)
         result.final_frame = None  # kept only for this: 50 games of frames would be a lot of memory
         for entry in entries:
             cells = " ".join(f"({r},{c})" for r, c in entry["cells"][:4])

@@ -57,7 +57,7 @@ def won_unread_as_mines(board: Board, unknown: Collection[Cell], opened: Collect
     """
     unread = set(unknown)
     closed = unread - set(opened)
-    if board.mines is None or not closed or _mines_read(board, unread, "won") + len(closed) != board.mines:
+    if board.mines is None or not closed or mines_read(board, unread, "won") + len(closed) != board.mines:
         return board, sorted(unread)
     cells = list(board.cells)
     for r, c in closed:
@@ -73,10 +73,10 @@ def mines_accounted(board: Board, unknown: Collection[Cell], end: str) -> bool:
     """
     if board.mines is None or end not in ("won", "lost"):
         return False
-    return _mines_read(board, set(unknown), end) == board.mines
+    return mines_read(board, set(unknown), end) == board.mines
 
 
-def _mines_read(board: Board, unread: set[Cell], end: str) -> int:
+def mines_read(board: Board, unread: set[Cell], end: str) -> int:
     """The mines the readable cells of a board that ended ``end`` show: at a win every cover left, at a loss the
     mines shown, the one stepped on and the flags."""
     kinds = (HIDDEN, FLAG, MINE, EXPLODED) if end == "won" else (FLAG, MINE, EXPLODED)

@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from autoplay.board.model import FLAG, HIDDEN, Board
+from autoplay.board.impossible import zero_conflicts
+from autoplay.board.model import FLAG, HIDDEN, QUESTION, Board
 from autoplay.errors import ContradictionError, UnreadableBoardError
 from autoplay.vision.classify import Classification, classify
 from autoplay.vision.counter import read_counter
@@ -43,6 +44,7 @@ class DecodedFrame:
     grid: Grid
     image: np.ndarray | None = None
     counter: str | None = None  # the mine counter's text, when the skin reads one and it was readable
+    refused: tuple[tuple[int, int], ...] = ()  # cells the looks read but a rule refused (also in ``unreadable``)
 
     @property
     def readable(self) -> bool:
@@ -108,6 +110,13 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
     if like_unnamed.any():  # a tile calibration saw but could not name: unreadable, shown covered
         labels = np.where(like_unnamed, HIDDEN, result.labels)
         result = Classification(labels, result.distance, result.confidence, result.readable & ~like_unnamed)
+    read = np.where(result.readable, result.labels, QUESTION)  # a best guess is no reading to check
+    conflicts = zero_conflicts(Board(grid.rows, grid.cols, tuple(read.tolist())))
+    if conflicts:  # a 0 beside a covered cell: one of them is misread, and looks cannot say which
+        flat = [r * grid.cols + c for r, c in conflicts]
+        readable = result.readable.copy()
+        readable[flat] = False
+        result = Classification(result.labels, result.distance, result.confidence, readable)
     shape = (grid.rows, grid.cols)
     labels = result.labels.reshape(shape)
     unreadable = [divmod(int(i), grid.cols) for i in np.flatnonzero(~result.readable)]
@@ -127,6 +136,7 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
         grid,
         image,
         reading.text if reading else None,
+        tuple(conflicts),
     )
 
 

@@ -195,3 +195,24 @@ def test_flags_of_ours_no_template_reads_are_flags_not_numbers(home):
 
     tiles = learn_flag_looks({rc: look(rc) for rc in hidden_flags})
     assert [t.label for t in tiles] == ["F"] and set(tiles[0].cells) == set(hidden_flags)
+
+
+def test_the_play_hook_carries_that_the_game_shows_every_mine_to_later_games(home, monkeypatch):
+    """One lost board that showed the whole mine count proves the rule for the session's later games."""
+    import autoplay.calibrate.learn_game as learn_game
+
+    passed: list[bool] = []
+
+    def learn(home: Path, skin: object, result: GameResult, mines: int, shows_every_mine: bool) -> list[dict]:
+        passed.append(shows_every_mine)
+        return []
+
+    monkeypatch.setattr(learn_game, "learn_after_game", learn)
+    monkeypatch.setenv("AUTOPLAY_HOME", str(home))
+    skin = load_skin(NAME, home)
+    hook = _learning(type("PlayerStub", (), {"decode": None})(), skin, 99, None, __import__("sys").stdout)
+    partial = GameResult(1, "lost", 1.0, final_shows_all_mines=False)
+    whole = GameResult(2, "lost", 1.0, final_shows_all_mines=True)
+    for result in (partial, whole, partial, GameResult(4, "won", 1.0)):
+        hook(result)
+    assert passed == [False, False, True, True]

@@ -105,3 +105,21 @@ def test_a_game_whose_evidence_contradicts_itself_is_left_out_and_the_others_sti
     good = GameEvidence(good_status, good_shown, "lost", 1, True)
     naming = name_clusters(Evidence(games=[bad, good]))
     assert naming.labels == {9: "0", 7: "1"}
+
+
+def test_an_obstructed_cell_may_hide_a_mine_unless_the_readable_cells_show_them_all():
+    """Around the centre: one mine shown, one covered cell, one cell under a popup (obstructed), the rest opened."""
+    from autoplay.calibrate.rules_labels import COVERED, OBSTRUCTED, _bounds
+
+    status = np.full((3, 3), REVEALED, dtype="<U1")
+    status[0, 0], status[0, 1], status[0, 2] = SHOWN_MINE, COVERED, OBSTRUCTED
+    table = neighbour_table(3, 3)
+
+    def bounds(end: str, all_mines_shown: bool = False, obstructed_safe: bool = False) -> tuple[int, int]:
+        return _bounds(GameEvidence(status, {4: {7}}, end, 2, all_mines_shown, obstructed_safe), 4, table)
+
+    assert bounds("won") == (2, 3)  # the covered cell is a mine; the popup may or may not hide one
+    assert bounds("won", obstructed_safe=True) == (2, 2)
+    assert bounds("lost") == (1, 3)
+    assert bounds("lost", all_mines_shown=True) == (1, 2)  # covered cells safe, the popup's cell unknown
+    assert bounds("lost", all_mines_shown=True, obstructed_safe=True) == (1, 1)
