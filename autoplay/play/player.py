@@ -251,31 +251,6 @@ def flagged_instead(
     return sorted(rc for rc in reveals if board.cells[rc[0] * board.cols + rc[1]] == FLAG and rc not in flagged)
 
 
-def zeros_beside_covered(
-    board: Board, unknown: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
-) -> list[tuple[int, int]]:
-    """Cells read as 0 with a covered neighbour: impossible (a 0 opens its neighbours), so a misread or a
-
-    frame caught mid-redraw (sgt-mines draws a pressed, flat tile under the button before it reveals it).
-    """
-    from autoplay.board.model import neighbour_table
-
-    table = neighbour_table(board.rows, board.cols)
-    return [
-        divmod(i, board.cols)
-        for i, cell in enumerate(board.cells)
-        if cell == "0" and any(board.cells[n] == HIDDEN and divmod(n, board.cols) not in unknown for n in table[i])
-    ]
-
-
-def covered_beside(board: Board, cells: list[tuple[int, int]]) -> set[tuple[int, int]]:
-    """The cells read as covered next to any of ``cells``."""
-    from autoplay.board.model import neighbour_table
-
-    table = neighbour_table(board.rows, board.cols)
-    return {divmod(n, board.cols) for r, c in cells for n in table[r * board.cols + c] if board.cells[n] == HIDDEN}
-
-
 def contradictory_moves(moves: list[Any]) -> list[tuple[int, int]]:
     """Cells a decision would both reveal and flag: the board it was made on cannot be right."""
     reveal = {(m.row, m.col) for m in moves if m.action == "reveal"}
@@ -572,7 +547,6 @@ class _GameInProgress:
         self.final_checked = False
         self.last_unknown: set[tuple[int, int]] = set()
         self.own_flags: list[tuple[int, int]] = []  # unknown cells of the last frame read that we had flagged
-        self.last_impossible: set[tuple[int, int]] = set()  # the 0s beside covered cells the last re-read was for
         self.suspects: set[tuple[int, int]] = set()  # cells the rules found read wrong this game: played as unknown
         self.last_board: Board | None = None  # the board the last batch was decided on, as the solver saw it
         self.last_reveals: set[tuple[int, int]] = set()  # the cells that batch opened
@@ -639,18 +613,6 @@ class _GameInProgress:
         self.result.unknown_seen.update(unknown)
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
-        impossible = zeros_beside_covered(board, set(unknown))
-        if impossible and not set(impossible) <= self.last_impossible:
-            self.last_impossible = set(impossible)
-            return self.reread(
-                lambda: self.player.contradiction_error("a 0 beside a covered cell: misread", frame, impossible)
-            )
-        if impossible:
-            # The same after a re-read: the 0 and the covered tiles beside it cannot all be read right, and
-            # the rules do not say which is wrong, so none of them is acted on again this game.
-            self.suspects |= set(impossible) | covered_beside(board, impossible)
-            unknown = sorted(set(unknown) | self.suspects)
-            board = with_unknown_covered(decoded.board, unknown, self.own_flags)
         # The last batch's reveals, though a dialog cut it short (then nothing is expected of it).
         reveals = self.last_reveals | {(m.row, m.col) for m in self.expected if m.action == "reveal"}
         misfired = flagged_instead(board, reveals | self.stale_flags, self.result.flagged)
@@ -710,7 +672,6 @@ class _GameInProgress:
         self.opened.clear()
         self.suspects.clear()
         self.unopened.clear()
-        self.last_impossible.clear()
         self.last_board, self.last_reveals, self.expected = None, set(), []
 
     def won_under_cover(self, decoded: Any, unknown: list[tuple[int, int]]) -> Any:
