@@ -51,8 +51,9 @@ from autoplay.vision.obstruction import looks_obstructed
 #: Screen rectangle ``(left, top, width, height)``.
 Rect = tuple[int, int, int, int]
 FINISHED = ("won", "lost")
-#: Dialogs of the game's own a session closes before a cover stops it (a game that keeps reopening one).
-MAX_DIALOGS_CLOSED = 20
+#: Dialogs of the game's own closed from one game's end to the next's before a cover stops play (a game that
+#: keeps reopening one); a game that shows its high scores after every win needs one a game.
+MAX_DIALOGS_PER_GAME = 5
 #: Seconds to wait before a cover not (yet) known as the game's own is looked at again.
 OWNER_WAIT = 0.3
 #: Cells per game that may show no effect of clicks the game read before play stops (see ``recover``).
@@ -292,7 +293,7 @@ class Player:
         self.on_decision = on_decision
         self.grid: Grid | None = None
         self.in_progress: GameResult | None = None  # the game being played, for a truthful report if it stops
-        self.dialogs_closed = 0
+        self.dialogs_closed = 0  # since the last game ended
 
     # -- screen ---------------------------------------------------------------
     def settle(
@@ -381,7 +382,7 @@ class Player:
                 covered = again
             else:
                 return True  # it went by itself
-        if not covered.own or self.dialogs_closed >= MAX_DIALOGS_CLOSED:
+        if not covered.own or self.dialogs_closed >= MAX_DIALOGS_PER_GAME:
             return False
         if not self.mouse.guard.dismiss(covered):
             raise BoardCovered(f"{covered}, a dialog of the game's own that Escape did not close", covered.cover, True)
@@ -437,6 +438,7 @@ class Player:
         finally:
             game.result.seconds = time.perf_counter() - started
         self.in_progress = None
+        self.dialogs_closed = 0  # the next game (and the start of it) has a budget of its own
         return game.result
 
     def unreadable_error(self, frame: np.ndarray, decoded: DecodedFrame) -> UnreadableBoardError:

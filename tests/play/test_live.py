@@ -112,3 +112,27 @@ def test_a_window_not_of_the_game_over_the_board_stops_the_next_game():
     with pytest.raises(BoardCovered):
         new_game_starter(player, FakeWindow(table), {"key": "ctrl+r"})()
     assert table.dismissed == 0 and backend.keys == []
+
+
+def test_a_high_scores_dialog_after_every_game_is_closed_every_time():
+    """kmines shows "High Scores" after each win with a new best time: the budget of dialogs is per game, so a
+    long session is not stopped after its twentieth win (it was, once, after 46 games)."""
+    table, _backend, player = finished_table_and_player(lost_keys=0)
+    start = new_game_starter(player, FakeWindow(table), {"key": "ctrl+r"})
+    for game in range(2, 30):
+        table.covered_by, table.cover_is_own = "High Scores", True
+        start()
+        player.play_game(game)
+    assert table.dismissed == 28
+
+
+def test_a_dialog_the_game_keeps_reopening_stops_play():
+    from autoplay.control.guard import BoardCovered
+
+    table, _backend, player = finished_table_and_player(lost_keys=0)
+    for _ in range(5):
+        table.covered_by, table.cover_is_own = "High Scores", True
+        player.check_window()
+    table.covered_by, table.cover_is_own = "High Scores", True
+    with pytest.raises(BoardCovered):
+        player.check_window()
