@@ -542,7 +542,7 @@ class _GameInProgress:
         self.expected: list[Move] = []
         self.waited_late = False
         self.waited_obstruction = False  # whether a block drawn over the board has been waited for
-        self.waited_end = False  # whether a popup over the end board has been waited for
+        self.end_wait_until: float | None = None  # how long a popup over the end board is waited for
         self.asked_game = False  # whether the game has been asked if it read the last batch
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
@@ -740,11 +740,15 @@ class _GameInProgress:
         if state == "won" and unknown:
             board, unknown = won_unread_as_mines(board, unknown, self.opened)
         covered_up = looks_obstructed(board.rows, board.cols, unread) and not mines_accounted(board, unknown, state)
-        if covered_up and not self.waited_end and not self.settings.dry_run:
-            # A popup over the end board (kmines fades "You have lost" in and out) may hide mines: give it
-            # the popup wait once, then take the end as it is (its truth is then marked incomplete).
-            self.waited_end, self.final_checked = True, False
-            self.capture(self.frame, patience=4.0, change_timeout=self.settings.obstruction_wait)
+        if self.end_wait_until is None and covered_up:
+            self.end_wait_until = time.monotonic() + self.settings.obstruction_wait
+        left = 0.0 if self.end_wait_until is None else self.end_wait_until - time.monotonic()
+        if covered_up and left > 0 and not self.settings.dry_run:
+            # A popup over the end board (kmines fades "You have lost" in, shows it ~3 s, fades it out) may
+            # hide mines: look again at each change for up to the popup wait, then take the end as it is
+            # (its truth is then marked incomplete).
+            self.final_checked = False
+            self.capture(self.frame, patience=4.0, change_timeout=left)
             return
         self.result.result = state
         self.result.final_board = format_board(board)

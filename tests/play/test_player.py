@@ -648,6 +648,46 @@ def test_a_popup_over_the_end_board_is_waited_for_before_the_end_is_recorded(obs
         assert result.final_unknown == [rc for rc in sorted(block) if rc not in result.flagged]
 
 
+def test_a_popup_that_fades_in_stays_and_fades_out_is_waited_through_to_the_end_board():
+    """kmines' "You have lost." changes the picture while it fades in, then stays ~3 s, then fades out: the end
+    board is looked at again at each change until the popup is gone (it was once taken at the first change,
+    with the popup fully shown, and 8 of 46 lost boards then hid mines)."""
+    table = FakeTable(9, 9, 10, seed=7)  # a game the player loses
+    player, _ = make_player(table, obstruction_wait=2.0)
+    phases: list[float] = []  # when the loss was first read: the popup fades in at +0.1 s, goes at +0.6 s
+    grab = table.grab
+
+    def phase() -> int:
+        if not phases:
+            return 0
+        elapsed = time.monotonic() - phases[0]
+        return 1 if elapsed < 0.1 else 2 if elapsed < 0.6 else 3
+
+    def grab_with_popup():
+        frame = grab()
+        x0, y0, _, _ = table.grid.cell_rect(4, 4)
+        frame[y0, x0, 1] = phase()  # the fade's steps change the picture (a corner pixel no read looks at)
+        return frame
+
+    def popup(frame, grid):
+        decoded = table.decode(frame, grid)
+        if decoded.state == "lost":
+            if not phases:
+                phases.append(time.monotonic())
+            if phase() < 3:  # over the mine stepped on: it hides a mine no flag accounts for
+                row, col = divmod(decoded.board.cells.index("X"), decoded.board.cols)
+                block = [(r, c) for r in range(row - 2, row + 3) for c in range(col - 2, col + 3)]
+                decoded.unreadable = [(r, c) for r, c in block if 0 <= r < 9 and 0 <= c < 9]
+                decoded.readable = False
+        return decoded
+
+    table.grab = grab_with_popup
+    player.decode = popup
+    result = player.play_game(1)
+    assert result.result == "lost" and phases
+    assert result.final_unknown == [] and time.monotonic() - phases[0] >= 0.6
+
+
 def test_a_win_hidden_under_a_picture_that_stays_is_known_from_the_last_batch():
     """kmines draws "You have won" over its board and keeps it there, with flags the game itself added under
     it. Before the last batch K cells were covered; the batch opened R of them; K - R equals the mines: won."""
