@@ -2,9 +2,13 @@
 
 Cells are resampled with one ``cv2.remap`` over the whole board instead of a
 Python loop of crops and resizes: an expert board is 480 cells and the loop
-alone would eat the 5 ms budget.  Shrinking the board first (area averaging)
-to about one pixel per sample keeps thin strokes (digits, grid lines) from
-aliasing away and makes the resample itself cheap.
+alone would eat the 5 ms budget.  Averaging each pixel with its neighbours
+first (a box as wide as about one sample) keeps thin strokes (digits, grid
+lines) from aliasing away.  The box is centred on every pixel, so a cell reads
+the same wherever it lies on the board: halving the board instead (as this did
+once) paired the pixels of a cell at an odd offset differently from those of a
+template cut on its own, and kmines' flags (31 px tiles) at odd columns then
+matched no template of theirs, pixel-identical as they were.
 The border of each cell (``inset``) is skipped so that grid lines and a pixel
 of misplaced edge do not change the patch.
 """
@@ -22,31 +26,31 @@ DEFAULT_SIZE = 12
 DEFAULT_INSET = 0.1
 
 
-def _axis_samples(edges: np.ndarray, per_cell: int, inset: float, scale: float) -> np.ndarray:
-    """Pixel coordinates (in an image scaled by ``scale``) of ``per_cell`` evenly spaced points in each cell."""
+def _axis_samples(edges: np.ndarray, per_cell: int, inset: float, offset: float) -> np.ndarray:
+    """Pixel coordinates of ``per_cell`` evenly spaced points in each cell (``offset``: where a pixel's value is
+    centred, -0.5 for a plain pixel, 0 for the mean of an even box ending at it)."""
     lo, hi = edges[:-1, None], edges[1:, None]
     frac = inset + (1 - 2 * inset) * (np.arange(per_cell) + 0.5) / per_cell
     continuous = lo + (hi - lo) * frac[None, :]
-    return np.asarray(continuous.ravel() * scale - 0.5, dtype=np.float32)
+    return np.asarray(continuous.ravel() + offset, dtype=np.float32)
 
 
 @lru_cache(maxsize=32)
-def _sampling_maps(xs: bytes, ys: bytes, size: int, inset: float, scale: float) -> tuple[np.ndarray, np.ndarray]:
+def _sampling_maps(xs: bytes, ys: bytes, size: int, inset: float, offset: float) -> tuple[np.ndarray, np.ndarray]:
     xs_arr = np.frombuffer(xs, dtype=np.float64)
     ys_arr = np.frombuffer(ys, dtype=np.float64)
-    sx = _axis_samples(xs_arr - xs_arr[0], size, inset, scale)
-    sy = _axis_samples(ys_arr - ys_arr[0], size, inset, scale)
+    sx = _axis_samples(xs_arr - xs_arr[0], size, inset, offset)
+    sy = _axis_samples(ys_arr - ys_arr[0], size, inset, offset)
     map_x = np.ascontiguousarray(np.broadcast_to(sx[None, :], (len(sy), len(sx))))
     map_y = np.ascontiguousarray(np.broadcast_to(sy[:, None], (len(sy), len(sx))))
     return cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
 
 
 def shrink_factor(grid: Grid, size: int = DEFAULT_SIZE, inset: float = DEFAULT_INSET) -> int:
-    """How many times (a power of two) :func:`cell_patches` shrinks the board before sampling it.
+    """How wide (a power of two, in pixels) the box is that :func:`cell_patches` averages before sampling.
 
-    Halving (area averaging, OpenCV's fast path) goes on while two or more pixels remain per sample:
-    thin strokes (digits, flag poles) then count by their area instead of by whether a sample
-    happens to hit them, and the resample touches fewer pixels.
+    It doubles while two or more of its widths fit in one sample's spacing: thin strokes (digits, flag
+    poles) then count by their area instead of by whether a sample happens to hit them.
     """
     per_sample = min(np.diff(grid.xs).min(), np.diff(grid.ys).min()) * (1 - 2 * inset) / size
     factor = 1
@@ -60,11 +64,10 @@ def cell_patches(image: np.ndarray, grid: Grid, size: int = DEFAULT_SIZE, inset:
     x0, y0, x1, y1 = grid.rect
     board = image[max(0, y0) : y1, max(0, x0) : x1]
     factor = shrink_factor(grid, size, inset)
-    for _ in range(factor.bit_length() - 1):
-        height, width = (board.shape[0] // 2) * 2, (board.shape[1] // 2) * 2
-        board = cv2.resize(board[:height, :width], (width // 2, height // 2), interpolation=cv2.INTER_AREA)
-    scale = 1.0 / factor
-    map1, map2 = _sampling_maps(grid.xs.tobytes(), grid.ys.tobytes(), size, float(inset), float(scale))
+    if factor > 1:  # an even box: its mean is centred between the pixel it is stored at and the one before
+        board = cv2.blur(board, (factor, factor), borderType=cv2.BORDER_REPLICATE)
+    offset = 0.0 if factor > 1 else -0.5
+    map1, map2 = _sampling_maps(grid.xs.tobytes(), grid.ys.tobytes(), size, float(inset), offset)
     sampled = cv2.remap(board, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if sampled.ndim == 2:
         sampled = cv2.cvtColor(sampled, cv2.COLOR_GRAY2BGR)
