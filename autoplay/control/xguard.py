@@ -81,10 +81,12 @@ class X11Guard:
         if self._top not in ids:
             self._top = self._top_level(window)
         for child in children[ids.index(self._top) + 1 :]:
-            attributes = child.get_attributes()
-            if attributes.map_state != X.IsViewable:
-                continue
-            g = child.get_geometry()
+            try:
+                if child.get_attributes().map_state != X.IsViewable:
+                    continue
+                g = child.get_geometry()
+            except _closed_errors():
+                continue  # destroyed since the tree was read (a dialog closing): it covers nothing
             border = 2 * g.border_width
             if intersects((g.x, g.y, g.width + border, g.height + border), board):
                 client = self._client(child)

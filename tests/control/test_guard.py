@@ -183,3 +183,17 @@ def test_asking_a_closed_window_says_so(x):
     other.sync()
     with pytest.raises(WindowClosed):
         guard.caught_up(1.0)
+
+
+def test_a_window_destroyed_while_the_guard_looks_covers_nothing(x, monkeypatch):
+    """A dialog over the board that goes between the guard reading the stacking order and asking about each
+    window (kmines' "High Scores" closing) covers nothing: it was once taken for the game's own window closing."""
+    name, other = x
+    game = make_window(other, GAME, "game")
+    dialog = make_window(other, (140, 170, 200, 100), "High Scores")
+    guard = guard_for(name, game)
+    tree = guard.x.root.query_tree()
+    dialog.destroy()
+    other.sync()
+    monkeypatch.setattr(guard.x.root, "query_tree", lambda: tree)  # the order read just before it went
+    guard.check_clear(BOARD)
