@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from autoplay.board.model import HIDDEN
 from autoplay.calibrate.learn import learn_flag_looks, learn_from_final_board
 from autoplay.calibrate.learned_templates import add_learned
 from autoplay.play.player import GameResult
@@ -27,12 +28,15 @@ def learn_after_game(
     decoded = decode_frame(frame, skin, grid, mines)
     # Cells the looks read but a rule refused (a 0 beside a covered cell) may be covered tiles: never named.
     refused = set(decoded.refused)
+    # Cells the game itself found opened though read as covered (no longer their fresh picture) are unknown too.
+    opened = [(r, c) for r, c in result.final_unknown if decoded.board[(r, c)] == HIDDEN]
+    unknown = sorted({*((r, c) for r, c in decoded.unreadable), *opened})
     tiles = learn_flag_looks(result.flag_looks)
     tiles += learn_from_final_board(
         frame,
         decoded.grid,
         decoded.board,
-        decoded.unreadable,
+        unknown,
         set(result.unknown_seen) - refused,
         result.result,
         result.flagged,

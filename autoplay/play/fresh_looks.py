@@ -1,4 +1,4 @@
-"""Cells that look exactly as they did on the game's fresh board are still covered.
+"""Cells that look exactly as they did on the game's fresh board are still covered, and only they.
 
 A game draws a covered cell the same way until the cell is opened or flagged, and an opened or flagged cell
 looks different (else no player could see the change).  So the picture of each cell on a fresh board, taken
@@ -8,6 +8,12 @@ see-through over a background picture, so each position has a look of its own, a
 sees only some of them.  The looks are kept only for cells no template read on that first frame, and only when
 that frame is plainly a fresh board: every cell read is covered, most cells are read, and the cells not read
 are scattered tiles, not a block drawn over the board.
+
+The converse holds as well: a cell read as covered whose picture is no longer its fresh one has been opened
+(or has something drawn over it), whatever the templates say.  kmines draws the opened tiles of its top rows
+lighter than elsewhere, close to its covered tile, and the bot once clicked such a "covered" cell as a certain
+reveal and stopped when nothing happened.  :func:`changed_since_fresh` compares every cell read as covered with
+its fresh picture (as sampled patches, a few hundred bytes a cell) and such a cell is played as unknown.
 
 >>> import numpy as np
 >>> from autoplay.board.model import Board
@@ -36,9 +42,10 @@ import numpy as np
 
 from autoplay.board.model import HIDDEN, Board
 from autoplay.board.rules import Rules
+from autoplay.vision.features import cell_patches
 from autoplay.vision.grid import Grid
 from autoplay.vision.obstruction import looks_obstructed
-from autoplay.vision.state import game_state
+from autoplay.vision.state import UNKNOWN, game_state
 
 Cell = tuple[int, int]
 Decoded = TypeVar("Decoded", bound=Any)
@@ -85,6 +92,49 @@ def unchanged(frame: np.ndarray, grid: Grid, looks: Mapping[Cell, np.ndarray], c
         if patch.shape == look.shape and float(np.abs(patch.astype(np.int16) - look).mean()) <= SAME:
             same.append(cell)
     return sorted(same)
+
+
+def fresh_patches(frame: np.ndarray, grid: Grid) -> tuple[Grid, np.ndarray]:
+    """Every cell of a fresh board as a sampled patch, with the grid they were sampled on (for
+    :func:`changed_since_fresh`); call it only for a frame :func:`is_fresh_board` accepts."""
+    return grid, cell_patches(frame, grid)
+
+
+def changed_since_fresh(frame: np.ndarray, fresh: tuple[Grid, np.ndarray], board: Board) -> list[Cell]:
+    """The cells ``board`` reads as covered whose picture in ``frame`` is not their fresh one: opened since.
+
+    Sampled on the fresh board's grid (a game's board does not move in its window; a grid re-located a pixel
+    off would make every cell look changed).
+
+    >>> grid = Grid(np.arange(0.0, 50.0, 10.0), np.arange(0.0, 50.0, 10.0))
+    >>> first = np.full((40, 40, 3), 200, np.uint8)
+    >>> fresh = fresh_patches(first, grid)
+    >>> later = first.copy(); later[0:10, 30:40] = 180  # cell (0, 3) opened, drawn a little darker
+    >>> changed_since_fresh(later, fresh, Board.from_text("...1\\n....\\n....\\n...."))  # (0, 3) reads as a number
+    []
+    >>> changed_since_fresh(later, fresh, Board.from_text("....\\n....\\n....\\n...."))  # read as covered: refused
+    [(0, 3)]
+    """
+    grid, before = fresh
+    now = cell_patches(frame, grid)
+    covered = np.array([c == HIDDEN for c in board.cells]).reshape(board.rows, board.cols)
+    if now.shape != before.shape or covered.shape != now.shape[:2]:
+        return []
+    diff = np.abs(now.astype(np.int16) - before).mean(axis=(2, 3, 4))
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(covered & (diff > SAME)))]
+
+
+def with_unreadable(decoded: Decoded, cells: Collection[Cell]) -> Decoded:
+    """``decoded`` with ``cells`` added to its unreadable ones (a stored ``readable`` flag brought in line)."""
+    extra = [cell for cell in sorted(set(cells)) if cell not in {tuple(c) for c in decoded.unreadable}]
+    if not extra:
+        return decoded
+    changes: dict[str, object] = {"unreadable": [*decoded.unreadable, *extra]}
+    if decoded.state not in ("won", "lost"):
+        changes["state"] = UNKNOWN  # as the decoder says of any board with unread cells
+    if "readable" in {f.name for f in fields(decoded)}:
+        changes["readable"] = False
+    return replace(decoded, **changes)
 
 
 def with_covered(decoded: Decoded, cells: Collection[Cell], rules: Rules) -> Decoded:

@@ -39,7 +39,15 @@ from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.outputs import run_folder
 from autoplay.play.final_board import mines_accounted, with_own_flags, won_unread_as_mines
-from autoplay.play.fresh_looks import fresh_looks, is_fresh_board, unchanged, with_covered
+from autoplay.play.fresh_looks import (
+    changed_since_fresh,
+    fresh_looks,
+    fresh_patches,
+    is_fresh_board,
+    unchanged,
+    with_covered,
+    with_unreadable,
+)
 from autoplay.play.recorder import Recorder
 from autoplay.solver.decide import Decision, Move
 from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
@@ -557,6 +565,7 @@ class _GameInProgress:
         self.stale_flags: set[tuple[int, int]] = set()  # flags shown when the game was found started over
         self.opened: set[tuple[int, int]] = set()  # cells read as numbers this game: they stay opened
         self.looks: dict[tuple[int, int], np.ndarray] | None = None  # the fresh board's unread cells (fresh_looks)
+        self.fresh: tuple[Grid, np.ndarray] | None = None  # every cell of the fresh board, sampled (fresh_patches)
         self.covered_by_look: list[tuple[int, int]] = []  # unread cells of the last frame that look as when fresh
         self.began_fresh = False  # whether the game's first frame was a fresh board (every cell covered)
         self.last_unread: set[tuple[int, int]] = set()  # cells of the last batch's board whose look no template knew
@@ -653,8 +662,12 @@ class _GameInProgress:
         if self.looks is None and self.result.clicks == 0:
             self.began_fresh = is_fresh_board(decoded.board, unread)
             self.looks = fresh_looks(frame, grid, unread) if self.began_fresh else {}
+            self.fresh = fresh_patches(frame, grid) if self.began_fresh else None
         self.covered_by_look = unchanged(frame, grid, self.looks or {}, unread) if unread else []
-        return with_covered(decoded, self.covered_by_look, self.settings.rules)
+        decoded = with_covered(decoded, self.covered_by_look, self.settings.rules)
+        if self.fresh is not None:  # read as covered, but no longer the fresh picture: opened, look unknown
+            decoded = with_unreadable(decoded, changed_since_fresh(frame, self.fresh, decoded.board))
+        return decoded
 
     def restarted(self, board: Board, unknown: list[tuple[int, int]]) -> bool:
         """Whether the game started over under us: an opened cell never shows covered again otherwise."""

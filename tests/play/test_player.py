@@ -688,6 +688,41 @@ def test_a_popup_that_fades_in_stays_and_fades_out_is_waited_through_to_the_end_
     assert result.final_unknown == [] and time.monotonic() - phases[0] >= 0.6
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3, 5, 8])
+def test_an_opened_tile_read_as_covered_is_told_by_its_fresh_picture_and_never_clicked(seed):
+    """kmines draws the opened tiles of its top rows lighter, close to its covered tile: the templates read them
+    as covered. A covered cell looks as on the fresh board until it opens, so one read as covered whose picture
+    changed is played as unknown, never clicked (it was clicked as a certain reveal, and play stopped when
+    nothing happened)."""
+    from tests.play.fakes import CODES, SHADE
+
+    table = FakeTable(9, 9, 10, seed=seed)
+    player, backend = make_player(table)
+    grab = table.grab
+    disguised: dict[tuple[int, int], int] = {}  # cell -> clicks made when it first showed opened
+
+    def grab_light_zeros():
+        frame = grab()
+        for col in range(table.cols):  # top row: an opened 0 drawn as a lighter covered tile
+            if table.game.board().cells[col] == "0":
+                x0, y0, x1, y1 = table.grid.cell_rect(0, col)
+                frame[y0:y1, x0:x1] = CODES.index(".") * SHADE + 60
+                cx, cy = table.grid.cell_center(0, col)
+                frame[int(cy), int(cx)] = CODES.index(".") * SHADE  # what the fake templates read: covered
+                disguised.setdefault((0, col), len(backend.clicks))
+        return frame
+
+    table.grab = grab_light_zeros
+    result = player.play_game(1)
+    assert result.result in ("won", "lost")
+    later = [
+        cell for k, (x, y, _) in enumerate(backend.clicks) if k >= disguised.get(cell := table.cell_at(x, y), k + 1)
+    ]
+    assert later == []  # no click on a cell once it was opened
+    if seed in (1, 2):
+        assert disguised  # the case at stake happened
+
+
 def test_a_win_hidden_under_a_picture_that_stays_is_known_from_the_last_batch():
     """kmines draws "You have won" over its board and keeps it there, with flags the game itself added under
     it. Before the last batch K cells were covered; the batch opened R of them; K - R equals the mines: won."""
