@@ -1,35 +1,62 @@
-"""Readings no Minesweeper can show: a revealed 0 beside a covered cell.
+"""Readings no Minesweeper can show, each a sign that a tile was misread.
 
-Every game opens the neighbours of a 0 by itself, so a board read with a 0
-next to a covered cell holds a misread: either the 0 is a covered tile, or
-the covered cell is an opened one whose look the skin mixed up with the
-covered tile (a flat, lighter opened tile under a gradient, say).  Looks alone
-cannot say which, so both are reported; the decoder then plays them as unread
-(covered and never clicked), which keeps every certain move certain whichever
-reading was wrong.
+Three facts hold on every board of every game, whatever it looks like:
+
+- a revealed 0 has no covered neighbour (the game opens them by itself) and no
+  mine beside it;
+- a number counts mines around it, so it never has more mines shown around it
+  than it says;
+- nor more than there are cells around it that could hold one (covered,
+  flagged, shown as mines, or not read).
+
+A board read against one of them holds a misread, and looks alone cannot say
+which of the cells involved it is, so all of them are reported; the decoder
+then plays them as unread (covered and never clicked), which keeps every
+certain move certain whichever reading was wrong.  A skin that names a 1 `0`
+(as the first calibrations of xbomb did) shows up here at once: its opening's
+"0"s stand beside covered cells.
 """
 
 from __future__ import annotations
 
-from autoplay.board.model import HIDDEN, Board, Coord, neighbour_table
+from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, Board, Coord, neighbour_table
+
+#: Cells that can hold a mine, as far as a reading says (a question mark stands for a cell not read).
+_MAY_HOLD_MINE = frozenset((HIDDEN, FLAG, MINE, EXPLODED, QUESTION))
+_SHOWN_MINE = frozenset((MINE, EXPLODED))
 
 
-def zero_conflicts(board: Board) -> list[Coord]:
-    """The cells of every 0 with a covered neighbour, and those neighbours, in row-major order.
+def impossible_readings(board: Board) -> list[Coord]:
+    """The cells of every reading that breaks one of the facts above, in row-major order.
 
-    >>> zero_conflicts(Board.from_rows(["0.", "11"]))
+    >>> impossible_readings(Board.from_rows(["0.", "11"]))  # a 0 beside a covered cell
     [(0, 0), (0, 1)]
-    >>> zero_conflicts(Board.from_rows(["00", "11"]))
+    >>> impossible_readings(Board.from_rows(["000", "111", "..."]))
     []
+    >>> impossible_readings(Board.from_rows(["*1", "*2"]))  # a 1 beside two mines shown
+    [(0, 0), (0, 1), (1, 0)]
+    >>> impossible_readings(Board.from_rows(["3.", "11"]))  # a 3 with one cell around it that could be a mine
+    [(0, 0), (1, 0), (1, 1)]
     """
     table = neighbour_table(board.rows, board.cols)
     cells = board.cells
     found: set[int] = set()
     for index, cell in enumerate(cells):
-        if cell != "0":
+        if not cell.isdigit():
             continue
-        covered = [n for n in table[index] if cells[n] == HIDDEN]
-        if covered:
+        value, around = int(cell), table[index]
+        mines = [n for n in around if cells[n] in _SHOWN_MINE]
+        if value == 0:
+            wrong = [n for n in around if cells[n] == HIDDEN] + mines
+        elif len(mines) > value:
+            wrong = mines
+        elif sum(cells[n] in _MAY_HOLD_MINE for n in around) < value:
+            wrong = [n for n in around if cells[n].isdigit()]  # one of them may be a covered tile misread
+        else:
+            continue
+        if wrong:
             found.add(index)
-            found.update(covered)
+            found.update(wrong)
+        elif value:  # a number with no room at all: only the number itself can be wrong
+            found.add(index)
     return [divmod(index, board.cols) for index in sorted(found)]

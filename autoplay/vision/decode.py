@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from autoplay.board.impossible import zero_conflicts
+from autoplay.board.impossible import impossible_readings
 from autoplay.board.model import FLAG, HIDDEN, QUESTION, Board
 from autoplay.errors import ContradictionError, UnreadableBoardError
 from autoplay.vision.classify import Classification, classify
@@ -111,8 +111,8 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
         labels = np.where(like_unnamed, HIDDEN, result.labels)
         result = Classification(labels, result.distance, result.confidence, result.readable & ~like_unnamed)
     read = np.where(result.readable, result.labels, QUESTION)  # a best guess is no reading to check
-    conflicts = zero_conflicts(Board(grid.rows, grid.cols, tuple(read.tolist())))
-    if conflicts:  # a 0 beside a covered cell: one of them is misread, and looks cannot say which
+    conflicts = impossible_readings(Board(grid.rows, grid.cols, tuple(read.tolist())))
+    if conflicts:  # a reading no game can show (a 0 beside a covered cell): one of them is misread
         flat = [r * grid.cols + c for r, c in conflicts]
         readable = result.readable.copy()
         readable[flat] = False

@@ -1,20 +1,37 @@
-"""A 0 beside a covered cell is a reading no Minesweeper can show."""
+"""Readings no Minesweeper can show: each names the cells that cannot all be read right."""
 
 from __future__ import annotations
 
-from autoplay.board.impossible import zero_conflicts
+import pytest
+
+from autoplay.board.impossible import impossible_readings
 from autoplay.board.model import Board
 
 
-def test_a_zero_beside_a_covered_cell_names_both():
-    board = Board.from_rows(["0..", "111", "..."])
-    assert zero_conflicts(board) == [(0, 0), (0, 1)]
+@pytest.mark.parametrize(
+    ("rows", "cells"),
+    [
+        (["0..", "111", "..."], [(0, 0), (0, 1)]),  # a 0 beside a covered cell
+        (["0*", "11"], [(0, 0), (0, 1)]),  # a 0 beside a mine shown (xbomb's 1s once read as 0)
+        (["0X", "11"], [(0, 0), (0, 1)]),
+        (["1*", "*1"], [(0, 0), (0, 1), (1, 0), (1, 1)]),  # each 1 with two mines shown around it
+        (["4.", ".."], [(0, 0)]),  # a 4 in a corner: three neighbours, none of them a number
+        (["3.1", "111"], [(0, 0), (1, 0), (1, 1)]),  # only one cell around the 3 could be a mine
+    ],
+)
+def test_each_impossible_reading_names_its_cells(rows, cells):
+    assert impossible_readings(Board.from_rows(rows)) == cells
 
 
-def test_zeros_among_opened_cells_flags_and_unread_cells_are_fine():
-    assert zero_conflicts(Board.from_rows(["00F", "01?", "11."])) == []
-
-
-def test_every_zero_of_a_conflict_is_named_once():
-    board = Board.from_rows(["0.0", "000"])
-    assert zero_conflicts(board) == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["00F", "01?", "01."],  # a 0 beside a flag (a wrong flag a cascade went around) and unread cells
+        ["1*1", "111"],
+        ["3F?", "F.."],  # cells not read may hold mines
+        ["2*", "*2"],
+        [".....", "....."],
+    ],
+)
+def test_boards_a_game_can_show_pass(rows):
+    assert impossible_readings(Board.from_rows(rows)) == []
