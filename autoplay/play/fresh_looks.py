@@ -13,7 +13,9 @@ The converse holds as well: a cell read as covered whose picture is no longer it
 (or has something drawn over it), whatever the templates say.  kmines draws the opened tiles of its top rows
 lighter than elsewhere, close to its covered tile, and the bot once clicked such a "covered" cell as a certain
 reveal and stopped when nothing happened.  :func:`changed_since_fresh` compares every cell read as covered with
-its fresh picture (as sampled patches, a few hundred bytes a cell) and such a cell is played as unknown.
+its fresh picture (as sampled patches, a few hundred bytes a cell) and such a cell is played as unknown -- unless
+its picture now is one some cell showed on the fresh board: then its own first picture was the odd one (kmines
+fades the last game's "You have won" out over the first frame of the next), and it is covered.
 
 >>> import numpy as np
 >>> from autoplay.board.model import Board
@@ -114,6 +116,9 @@ def changed_since_fresh(frame: np.ndarray, fresh: tuple[Grid, np.ndarray], board
     []
     >>> changed_since_fresh(later, fresh, Board.from_text("....\\n....\\n....\\n...."))  # read as covered: refused
     [(0, 3)]
+    >>> faint = first.copy(); faint[20:30, 0:10] = 215  # a popup fading out over (2, 0) on the first frame
+    >>> changed_since_fresh(first, fresh_patches(faint, grid), Board.from_text("....\\n....\\n....\\n...."))
+    []
     """
     grid, before = fresh
     now = cell_patches(frame, grid)
@@ -121,7 +126,18 @@ def changed_since_fresh(frame: np.ndarray, fresh: tuple[Grid, np.ndarray], board
     if now.shape != before.shape or covered.shape != now.shape[:2]:
         return []
     diff = np.abs(now.astype(np.int16) - before).mean(axis=(2, 3, 4))
-    return [(int(r), int(c)) for r, c in zip(*np.nonzero(covered & (diff > SAME)))]
+    changed = np.argwhere(covered & (diff > SAME))
+    if not len(changed):
+        return []
+    # A picture some cell of the fresh board showed is a covered look: the cell's own fresh picture was the odd
+    # one (the last game's popup fading out over the first frame, say), not its picture now.
+    looks = before.reshape(before.shape[0] * before.shape[1], -1).astype(np.int16)
+    opened = []
+    for r, c in changed:
+        nearest = np.abs(looks - now[r, c].reshape(1, -1)).mean(axis=1).min()
+        if nearest > SAME:
+            opened.append((int(r), int(c)))
+    return opened
 
 
 def with_unreadable(decoded: Decoded, cells: Collection[Cell]) -> Decoded:

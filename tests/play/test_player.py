@@ -723,6 +723,35 @@ def test_an_opened_tile_read_as_covered_is_told_by_its_fresh_picture_and_never_c
         assert disguised  # the case at stake happened
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_first_frame_with_a_picture_fading_over_it_leaves_its_cells_covered(seed):
+    """kmines fades the last game's "You have won" out over the first frame of the next: the cells under it read
+    as covered but look otherwise once it has gone. Their picture then is that of other covered cells of the fresh
+    board, so they are covered still: clicked as usual, and the game ends as it really does (such cells, taken for
+    opened, once made a game under way look won)."""
+    from tests.play.fakes import CODES, SHADE
+
+    table = FakeTable(9, 9, 10, seed=seed)
+    player, backend = make_player(table)
+    grab = table.grab
+
+    def grab_fading_first():
+        frame = grab()
+        if not backend.clicks:  # until the first click: a faint picture over the middle, read as covered still
+            for r in range(3, 6):
+                for c in range(2, 7):
+                    x0, y0, x1, y1 = table.grid.cell_rect(r, c)
+                    frame[y0:y1, x0:x1] = CODES.index(".") * SHADE + 40
+                    cx, cy = table.grid.cell_center(r, c)
+                    frame[int(cy), int(cx)] = CODES.index(".") * SHADE
+        return frame
+
+    table.grab = grab_fading_first
+    result = player.play_game(1)
+    assert result.result == table.state and result.result in ("won", "lost")
+    assert result.unknown_cells == 0
+
+
 def test_a_win_hidden_under_a_picture_that_stays_is_known_from_the_last_batch():
     """kmines draws "You have won" over its board and keeps it there, with flags the game itself added under
     it. Before the last batch K cells were covered; the batch opened R of them; K - R equals the mines: won."""
