@@ -41,6 +41,7 @@ from autoplay.calibrate.rules_labels import (
     name_clusters,
 )
 from autoplay.calibrate.tilebook import TileBook
+from autoplay.calibrate.uncovered import uncovered_mines
 from autoplay.control.capture import wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.control.window import GameWindow
@@ -194,17 +195,23 @@ def _finish(game: _Game, mines: int | None) -> GameEvidence:
         obstructed = np.zeros_like(changed)
     else:
         end = "lost"
-        # A revealed tile never changes: a changed region that includes one is something drawn over the board.
-        _, parts = _components(changed.reshape(shape))
-        parts = parts.ravel()
-        over = {int(p) for p in parts[changed & (status == REVEALED)]}
-        obstructed = np.isin(parts, list(over)) & changed if over else np.zeros_like(changed)
-        obstructed |= _dialog_blocks(changed.reshape(shape), newly.reshape(shape), mines).ravel()
-        status[obstructed & (status == COVERED)] = OBSTRUCTED
-        if status[last.target] == COVERED:
+        covered = status == COVERED
+        whole = uncovered_mines(covered, newly, final_ids, last.target, status == FLAGGED, mines, shape)
+        if whole is not None:  # the game uncovered its whole board: the mines by count, the rest its numbers
+            obstructed = np.zeros_like(changed)
+            status[newly & ~whole] = REVEALED
+        else:
+            # A revealed tile never changes: a changed region that includes one is something drawn over the board.
+            _, parts = _components(changed.reshape(shape))
+            parts = parts.ravel()
+            over = {int(p) for p in parts[changed & (status == REVEALED)]}
+            obstructed = np.isin(parts, list(over)) & changed if over else np.zeros_like(changed)
+            obstructed |= _dialog_blocks(changed.reshape(shape), newly.reshape(shape), mines).ravel()
+            status[obstructed & covered] = OBSTRUCTED
+        if covered[last.target]:
             status[last.target] = FATAL
             evidence.add_role("X", [int(final_ids[last.target])])
-        mines_shown = newly & ~obstructed
+        mines_shown = newly & ~obstructed if whole is None else whole
         mines_shown[last.target] = False
         status[mines_shown] = SHOWN_MINE
         evidence.add_role("*", {int(final_ids[i]) for i in np.flatnonzero(mines_shown)})
