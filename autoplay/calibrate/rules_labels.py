@@ -184,7 +184,11 @@ def name_clusters(evidence: Evidence, known: dict[int, int] | None = None) -> Na
     conflicts: set[int] = set()
     for label, counter in evidence.roles.items():
         for cluster in counter:
-            if cluster in number_clusters or labels.get(cluster, label) != label:
+            was = labels.get(cluster, label)
+            if {was, label} == {"X", "*"}:  # the mine stepped on drawn as any other (xbomb): a mine either way
+                labels[cluster] = "*"
+                continue
+            if cluster in number_clusters or was != label:
                 conflicts.add(cluster)
             labels[cluster] = label
     for cluster in conflicts:

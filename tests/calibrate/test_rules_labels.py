@@ -123,3 +123,12 @@ def test_an_obstructed_cell_may_hide_a_mine_unless_the_readable_cells_show_them_
     assert bounds("lost") == (1, 3)
     assert bounds("lost", all_mines_shown=True) == (1, 2)  # covered cells safe, the popup's cell unknown
     assert bounds("lost", all_mines_shown=True, obstructed_safe=True) == (1, 1)
+
+
+def test_a_tile_seen_as_the_mine_stepped_on_and_as_a_shown_mine_is_a_mine():
+    """xbomb draws the mine stepped on as every other mine: the one tile takes both roles, and is a mine."""
+    evidence = Evidence([lost_game(True, safe_cells(), fatal=5)])
+    evidence.add_role("X", [MINE])
+    evidence.add_role("*", [MINE])
+    naming = name_clusters(evidence)
+    assert naming.labels[MINE] == "*" and MINE not in naming.conflicts
