@@ -47,6 +47,7 @@ class X11Guard:
         self.expected = expected
         self.title = title
         self._top: int | None = None  # the root's child that holds the window (itself, or a manager's frame)
+        self._board: Rect | None = None  # the board rectangle of the batch being held
 
     # -- the check ---------------------------------------------------------------
     def check_clear(self, board: Rect) -> None:
@@ -121,6 +122,28 @@ class X11Guard:
                 return str(wm_class[0])
         return hex(window.id)
 
+    def check_under_pointer(self) -> None:
+        """Is the game's window (its top-level frame) what the pointer is over, right before a press?
+
+        The grab keeps other clients' requests out, but not a client's death: a game killed a moment before is
+        found dead when the server next writes to it (our own pointer motion can do that), and its window goes
+        while the grab holds. A press then would land on whatever lies below (it once did, on the root).
+        """
+        from Xlib.error import ConnectionClosedError, XError
+
+        try:
+            child = self.x.root.query_pointer().child
+            errors = self.x.sync_errors()
+        except (XError, ConnectionClosedError):
+            raise WindowClosed("the window was closed") from None
+        if errors:
+            raise WindowClosed("the window was closed")
+        if child is None or int(child.id) != self._top:
+            if self._board is not None:
+                self.check_clear(self._board)  # names what happened (closed, moved, covered) when it can
+            name = self._name(child) if child is not None else "the root window"
+            raise BoardCovered(f"the press would land on {name!r}, not on the game", cover=None, own=False)
+
     # -- check and act as one ------------------------------------------------------
     @contextlib.contextmanager
     def holding(self, board: Rect) -> Iterator[None]:
@@ -129,6 +152,7 @@ class X11Guard:
         conn.grab_server()
         try:
             self.check_clear(board)
+            self._board = board
             yield
             self.x.conn.sync()  # the presses are delivered before the grab ends
         finally:
@@ -253,9 +277,10 @@ class XTestPointer:
     fail-safe (pointer in a screen corner) is asked before every batch.
     """
 
-    def __init__(self, xconn: XConnection, keys: Any) -> None:
+    def __init__(self, xconn: XConnection, keys: Any, guard: X11Guard | None = None) -> None:
         self.x = xconn
         self.keys = keys
+        self.guard = guard  # asked, between the pointer's arrival and the press, that the press lands on the game
 
     def position(self) -> tuple[int, int]:
         pointer = self.x.root.query_pointer()
@@ -279,6 +304,8 @@ class XTestPointer:
             if kind == X.MotionNotify:
                 xtest.fake_input(self.x.conn, kind, x=x, y=y)
             else:
+                if kind == X.ButtonPress and self.guard is not None:
+                    self.guard.check_under_pointer()
                 xtest.fake_input(self.x.conn, kind, detail)
             self.x.conn.sync()
 
@@ -299,4 +326,5 @@ def connect_x11(display: str | None, window_id: int, expected: Rect, title: str,
     if not xconn.conn.has_extension("XTEST"):
         xconn.close()
         raise ControlError(f"the X server on {display or '$DISPLAY'} has no XTEST extension to click with")
-    return X11Guard(xconn, window_id, expected, title), XTestPointer(xconn, keys)
+    guard = X11Guard(xconn, window_id, expected, title)
+    return guard, XTestPointer(xconn, keys, guard)

@@ -197,3 +197,28 @@ def test_a_window_destroyed_while_the_guard_looks_covers_nothing(x, monkeypatch)
     other.sync()
     monkeypatch.setattr(guard.x.root, "query_tree", lambda: tree)  # the order read just before it went
     guard.check_clear(BOARD)
+
+
+def test_a_press_is_made_only_while_the_pointer_is_over_the_game(x, monkeypatch):
+    """A game killed a moment before the batch is found dead by the server only when it next writes to it, which
+    our own pointer motion can cause while the grab holds: its window then goes, and the press would land on the
+    root (the fault suite saw it once). The pointer's window is asked right before each press."""
+    from autoplay.control.xguard import XTestPointer
+
+    name, other = x
+    game = make_window(other, GAME, "game")
+    guard = guard_for(name, game)
+    pointer = XTestPointer(guard.x, keys=None, guard=guard)
+    pointer.move(300, 300)
+    with guard.holding(BOARD):
+        guard.check_under_pointer()  # over the game: fine
+    real = guard.x.root.query_pointer
+
+    class OverRoot:
+        child = None
+
+    monkeypatch.setattr(guard.x.root, "query_pointer", OverRoot)
+    with pytest.raises(BoardCovered, match="would land on 'the root window'"), guard.holding(BOARD):
+        pointer.click(300, 300, "left")
+    monkeypatch.setattr(guard.x.root, "query_pointer", real)
+    assert (real().root_x, real().root_y) == (300, 300)
