@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from autoplay.errors import UnreadableBoardError
+from autoplay.vision.extend import extend_to_tiles
 from autoplay.vision.grid import Grid
 from autoplay.vision.refine import refine_grid
 from autoplay.vision.skin import Skin
@@ -187,7 +188,7 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     if side:
         raise UnreadableBoardError(f"the board runs off the {side} edge of the image: capture the whole window")
     if skin is not None:
-        grid = refine_grid(image, grid, skin)
+        grid = refine_grid(image, extend_to_tiles(image, grid, skin), skin)
     return grid
 
 
