@@ -17,7 +17,7 @@ nearer to L than to any other label (the confidence ``1 - d1/d2`` at least
 ``1 - SHARE``, above every skin's own ``min_confidence``).  A tile the skin has
 never seen (a 4 when only 1–3 were calibrated) lies about as far from every
 template as the labels lie from each other, so it stays unreadable, as at the
-calibrated size.  Used only when the located pitch is off every template's size.
+calibrated size.  Used only when some label has no template at the located pitch.
 """
 
 from __future__ import annotations
@@ -91,9 +91,16 @@ def _bank(skin: Skin) -> _Bank:
 
 
 def off_scale(grid: Grid, skin: Skin) -> bool:
-    """Whether the grid's cells are drawn at a size none of the skin's templates was cut at."""
+    """Whether the grid's cells are drawn at a size some label has no template cut at.
+
+    Per label, not for the skin as a whole: ``play --learn`` adds tiles at the new size one by one (xbomb's 1 and
+    2 at 32 px after the first game of a 20 px skin), and the labels not learnt yet still need this second look
+    (without it the whole next board, covered tiles included, matched nothing).
+    """
     pitch = float(np.mean(grid.pitch))
-    return all(abs(pitch - size) > SCALE_TOLERANCE * size for size in _bank(skin).sizes)
+    bank = _bank(skin)
+    at_size = {label for label, size in zip(bank.labels, bank.sizes) if abs(pitch - size) <= SCALE_TOLERANCE * size}
+    return bool(set(bank.names.tolist()) - at_size)
 
 
 def classify_rescaled(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarray) -> Classification:
