@@ -89,8 +89,11 @@ def learn_from_final_board(
     doubtful = set(unknown)
     seen = set(seen)
     # A tile that was unknown while the game went on is a revealed number (only safe cells open before the
-    # end); its value is bounded by the mines shown and the cells covered or obstructed around it.
-    unknown = [rc for rc in unknown if rc in seen]
+    # end); its value is bounded by the mines shown and the cells covered or obstructed around it. One beside a
+    # cell that changed only at the end may lie partly under what was drawn there (kmines' "You have lost."
+    # fades over its neighbours): its picture is not the tile's, and it is not learned.
+    appeared = doubtful - seen
+    unknown = [rc for rc in unknown if rc in seen and not _beside(rc, appeared)]
     if not unknown or board.mines is None or not (all_shown or end == "lost"):
         return []
     covered_safe = all_shown or (shows_every_mine and _room_for_hidden_mines(board, doubtful - set(unknown)))
@@ -130,6 +133,12 @@ def learn_flag_looks(looks: dict[Cell, np.ndarray]) -> list[LearnedTile]:
         )
         for cluster in range(len(book))
     ]
+
+
+def _beside(cell: Cell, cells: set[Cell]) -> bool:
+    """Is ``cell`` next to (or one of) ``cells``?"""
+    r, c = cell
+    return any((r + dr, c + dc) in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1))
 
 
 def _room_for_hidden_mines(board: Board, obstructed: set[Cell]) -> bool:
