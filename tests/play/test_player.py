@@ -752,6 +752,36 @@ def test_a_first_frame_with_a_picture_fading_over_it_leaves_its_cells_covered(se
     assert result.unknown_cells == 0
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_number_read_lower_than_our_flags_around_it_is_played_as_unknown(seed):
+    """xbomb's 7, never seen at 32 px tiles, read as a blank 0 among seven of our flags: the solver found the
+    board impossible and play stopped. Our flags are proven mines, so the number is misread: played as unknown."""
+    from autoplay.board.model import neighbour_table
+
+    table = FakeTable(9, 9, 10, seed=seed)
+    player, _ = make_player(table)
+    decode = table.decode
+    misread: list[int] = []
+
+    def read_low(frame, grid):
+        decoded = decode(frame, grid)
+        cells = list(decoded.board.cells)
+        table_n = neighbour_table(9, 9)
+        ours = {r * 9 + c for r, c in player.in_progress.flagged} if player.in_progress else set()
+        for i, cell in enumerate(cells):
+            if (not misread or misread[0] == i) and cell in "12345678" and any(n in ours for n in table_n[i]):
+                cells[i] = "0"  # the same tile read as a blank, game after game
+                misread[:1] = [i]
+        decoded.board = Board(9, 9, tuple(cells), decoded.board.mines)
+        return decoded
+
+    player.decode = read_low
+    result = player.play_game(1)
+    assert result.result == table.state and result.result in ("won", "lost")
+    if seed in (1, 2):
+        assert misread  # the case at stake happened
+
+
 def test_a_win_hidden_under_a_picture_that_stays_is_known_from_the_last_batch():
     """kmines draws "You have won" over its board and keeps it there, with flags the game itself added under
     it. Before the last batch K cells were covered; the batch opened R of them; K - R equals the mines: won."""
