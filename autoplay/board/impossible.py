@@ -19,6 +19,8 @@ certain move certain whichever reading was wrong.  A skin that names a 1 `0`
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, Board, Coord, neighbour_table
 
 #: Cells that can hold a mine, as far as a reading says (a question mark stands for a cell not read).
@@ -60,3 +62,22 @@ def impossible_readings(board: Board) -> list[Coord]:
         elif value:  # a number with no room at all: only the number itself can be wrong
             found.add(index)
     return [divmod(index, board.cols) for index in sorted(found)]
+
+
+def over_proven_mines(board: Board, mines: Collection[Coord]) -> list[Coord]:
+    """The numbers with more of the proven ``mines`` around them than they say: misread numbers.
+
+    Not among the facts above, since a game does show a 0 beside a wrong flag; but the player's own flags are
+    proven mines, so a number with more of them around it is misread (xbomb's 7, never seen at 32 px tiles,
+    read as a blank 0 among seven of our flags).  Only the numbers are reported: the mines are proven.
+
+    >>> over_proven_mines(Board.from_rows(["F0.", "11."]), {(0, 0)}), over_proven_mines(Board.from_rows(["F1."]), {(0, 0)})
+    ([(0, 1)], [])
+    """
+    table = neighbour_table(board.rows, board.cols)
+    proven = {r * board.cols + c for r, c in mines}
+    return [
+        divmod(i, board.cols)
+        for i, cell in enumerate(board.cells)
+        if cell.isdigit() and sum(n in proven for n in table[i]) > int(cell)
+    ]

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from autoplay.board.impossible import over_proven_mines
 from autoplay.board.model import DIGITS, EXPLODED, FLAG, HIDDEN, MINE, Board
 from autoplay.board.rules import Rules
 from autoplay.board.textformat import format_board
@@ -258,27 +259,6 @@ def flagged_instead(
     [(0, 0)]
     """
     return sorted(rc for rc in reveals if board.cells[rc[0] * board.cols + rc[1]] == FLAG and rc not in flagged)
-
-
-def over_our_flags(board: Board, flagged: Collection[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Numbers with more of the player's own flags around them than they say.
-
-    The player flags only proven mines, so such a number is misread (xbomb's 7, never seen at 32 px tiles,
-    read as a blank 0 among seven of our flags). A game can show a 0 beside a wrong flag, so the decoder
-    cannot refuse this reading; the player, who knows its flags are right, can.
-
-    >>> over_our_flags(Board.from_text("F0.\\n11."), {(0, 0)}), over_our_flags(Board.from_text("F1.\\n11."), {(0, 0)})
-    ([(0, 1)], [])
-    """
-    from autoplay.board.model import neighbour_table
-
-    table = neighbour_table(board.rows, board.cols)
-    ours = {r * board.cols + c for r, c in flagged}
-    return [
-        divmod(i, board.cols)
-        for i, cell in enumerate(board.cells)
-        if cell in DIGITS and sum(n in ours for n in table[i]) > int(cell)
-    ]
 
 
 def contradictory_moves(moves: list[Any]) -> list[tuple[int, int]]:
@@ -641,7 +621,7 @@ class _GameInProgress:
         self.own_flags = sorted(rc for rc in unknown if rc in self.result.flagged)
         self.keep_flag_looks(frame, decoded.grid, self.own_flags)
         board = with_unknown_covered(decoded.board, unknown, self.own_flags)
-        misread = over_our_flags(board, self.result.flagged)
+        misread = over_proven_mines(board, self.result.flagged)
         if misread:  # our flags are proven mines: a number with more of them around it than it says is misread
             self.suspects |= set(misread)
             unknown = sorted(set(unknown) | self.suspects)

@@ -35,3 +35,12 @@ def test_each_impossible_reading_names_its_cells(rows, cells):
 )
 def test_boards_a_game_can_show_pass(rows):
     assert impossible_readings(Board.from_rows(rows)) == []
+
+
+def test_a_number_with_more_proven_mines_around_than_it_says_is_named_alone():
+    from autoplay.board.impossible import over_proven_mines
+
+    board = Board.from_rows(["FFF", "F0F", "FFF"])  # a 7 read as a blank 0 among our flags
+    assert over_proven_mines(board, [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]) == [(1, 1)]
+    assert over_proven_mines(board, []) == []  # flags not known to be ours prove nothing
+    assert over_proven_mines(Board.from_rows(["F2", "F."]), [(0, 0), (1, 0)]) == []
