@@ -47,6 +47,7 @@ from autoplay.control.mouse import Mouse
 from autoplay.control.window import GameWindow
 from autoplay.errors import ContradictionError, ControlError
 from autoplay.play.player import board_rect_on_screen, board_roi
+from autoplay.vision.extend import extend_fresh_board
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
@@ -256,14 +257,19 @@ def play_one(
     mouse: Mouse,
     window: GameWindow,
     rng: random.Random,
-    mines: int | None,
+    sizes: dict[tuple[int, int], int],
     rules: Rules,
     settle: float = 0.15,
     max_clicks: int = 600,
 ) -> GameEvidence:
-    """Play one game for calibration and add what it showed to ``session``."""
+    """Play one game for calibration and add what it showed to ``session``.
+
+    ``sizes`` maps the board sizes the user named (rows, cols) to their mine counts: the fresh board is
+    grown to one of them when its outlines left an edge line out, and its mine count is then known.
+    """
     fresh = wait_settled(grab, interval=settle, timeout=5).frame
-    grid = locate_grid(fresh)
+    grid = locate_fresh(fresh, sizes)
+    mines = sizes.get((grid.rows, grid.cols))
     game = _Game(session, grab, grid, settle)
     counts = np.bincount(game.ids)
     if counts[game.hidden] < FRESH_SHARE * len(game.ids):
@@ -318,13 +324,18 @@ def play_one(
     return result
 
 
+def locate_fresh(frame: np.ndarray, sizes: dict[tuple[int, int], int]) -> Grid:
+    """The grid of a fresh board, grown to a size the user named when its outlines missed an edge line."""
+    return extend_fresh_board(frame, locate_grid(frame), sizes)
+
+
 def calibrate_live(
     grab: Callable[[], np.ndarray],
     mouse: Mouse,
     window: GameWindow,
     new_game: Callable[[np.ndarray], None] | None,
     max_games: int,
-    mines: int | None,
+    sizes: dict[tuple[int, int], int],
     rules: Rules,
     seed: int = 1,
     progress: Callable[[Session], None] | None = None,
@@ -340,7 +351,7 @@ def calibrate_live(
             new_game(last)
             mouse.forget_position()
             wait_settled(grab, baseline=last, change_timeout=2.0, timeout=5)
-        play_one(session, grab, mouse, window, rng, mines, rules)
+        play_one(session, grab, mouse, window, rng, sizes, rules)
         session.naming = name_clusters(session.evidence)
         if progress:
             progress(session)

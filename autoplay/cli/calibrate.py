@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from autoplay.cli.arguments import plain_name, positive_int
 from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
@@ -118,12 +119,29 @@ def _settings(args: argparse.Namespace):
     )
 
 
-def _mines_for_live(settings, grab) -> int | None:
-    """The total mines of the board on screen, when the skin settings fix it for that size (``--mines``)."""
-    from autoplay.vision.locate import locate_grid
+def _sizes_for_live(settings, grab) -> dict[tuple[int, int], int]:
+    """The board sizes ``--mines`` names, (rows, cols) -> mines; says so when the board on screen is none of them.
 
-    grid = locate_grid(grab())
-    return settings.mines.get(f"{grid.rows}x{grid.cols}")
+    Live calibration grows a fresh board its outlines found a line short to one of these sizes; a board that is
+    still another size is played with its mine count unknown, which names fewer tiles (a won board then says
+    nothing about its numbers).
+    """
+    from autoplay.calibrate.live import locate_fresh
+
+    sizes = {}
+    for size, count in settings.mines.items():
+        rows, _, cols = size.partition("x")
+        sizes[(int(rows), int(cols))] = int(count)
+    if sizes:
+        grid = locate_fresh(grab(), sizes)
+        if (grid.rows, grid.cols) not in sizes:
+            named = ", ".join(f"{r}x{c}" for r, c in sizes)
+            print(
+                f"note: the board on screen is {grid.rows}x{grid.cols} cells, not a size --mines names ({named}); "
+                "its mine count is taken as unknown",
+                file=sys.stderr,
+            )
+    return sizes
 
 
 def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
@@ -164,9 +182,9 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
     try:
         screen.check()
         screen.focus()
-        mines = _mines_for_live(settings, screen.grab)
+        sizes = _sizes_for_live(settings, screen.grab)
         session = calibrate_live(
-            screen.grab, mouse, window, starter, args.games, mines, settings.rules, progress=progress
+            screen.grab, mouse, window, starter, args.games, sizes, settings.rules, progress=progress
         )
     except AutoplayError:
         # A moved, closed or covered window explains a strange frame best: say that, not what the frame showed.

@@ -53,7 +53,7 @@ def shrink_factor(grid: Grid, size: int = DEFAULT_SIZE, inset: float = DEFAULT_I
     poles) then count by their area instead of by whether a sample happens to hit them.
     """
     per_sample = min(np.diff(grid.xs).min(), np.diff(grid.ys).min()) * (1 - 2 * inset) / size
-    factor = 1
+    factor = 2 if per_sample >= 1 else 1
     while per_sample >= 2 * factor:
         factor *= 2
     return factor

@@ -28,15 +28,43 @@ MIN_TILES = 6
 MIN_SIDE = 4
 #: The most cells that may be missing between two detected tiles of one row/column.
 MAX_GAP_CELLS = 4
+#: Smallest step between neighbouring pixels (any channel, 0-255) that ``steps`` edges take: about what
+#: Canny's upper threshold asks of a sharp step.
+STEP = 24
+#: Ways of finding edges, in the order tried: each only when the ones before it show no whole board.
+EDGE_PASSES = (
+    ("brightness", False),
+    ("brightness", True),
+    ("colour", False),
+    ("colour", True),
+    ("steps", False),
+    ("steps", True),
+)
 
 
 def tile_candidates(
-    image: np.ndarray, pitch_range: tuple[float, float] = DEFAULT_PITCH_RANGE
+    image: np.ndarray, pitch_range: tuple[float, float] = DEFAULT_PITCH_RANGE, edges_by: str = "brightness"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Centres (N x 2, x/y) and sides (N) of square regions enclosed by edges."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(gray, 30, 90)
-    edges = cv2.dilate(edges, np.ones((2, 2), np.uint8))
+    """Centres (N x 2, x/y) and sides (N) of square regions enclosed by edges.
+
+    ``edges_by``: ``brightness`` (Canny on grey), ``colour`` (Canny on every colour channel: an edge where any
+    channel steps) or ``steps`` (every pixel beside a step in any channel, with no thinning: Canny keeps one
+    edge of the two sides of a 2 px grid line between tiles of one brightness, and the tiles then leak into
+    each other through the line's other half).
+    """
+    edges: np.ndarray
+    if edges_by == "steps":  # already two pixels wide at every step: no widening
+        spread = cv2.morphologyEx(image, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+        strongest = spread if spread.ndim == 2 else spread.max(axis=2)
+        edges = np.where(strongest >= STEP, 255, 0).astype(np.uint8)
+    else:
+        if edges_by == "colour" and image.ndim == 3:
+            # The strongest channel's step counts, so a smooth shading that brightness keeps under the thresholds
+            # (a gradient of 4 levels a pixel in one channel) would pass them: the colour thresholds are higher.
+            edges = cv2.Canny(image, 60, 150)
+        else:
+            edges = cv2.Canny(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 30, 90)
+        edges = cv2.dilate(edges, np.ones((2, 2), np.uint8))
     _, _, stats, _centroids = cv2.connectedComponentsWithStats(255 - edges, connectivity=4)
     x, y, w, h, area = stats.T.astype(np.float64)
     lo, hi = pitch_range
@@ -143,9 +171,11 @@ def _edges_from_centres(centres: np.ndarray, pitch: float) -> np.ndarray:
     return np.concatenate([[centres[0] - pitch / 2], mids, [centres[-1] + pitch / 2]])
 
 
-def _lattice(image: np.ndarray, pitch_range: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+def _lattice(
+    image: np.ndarray, pitch_range: tuple[float, float], edges_by: str = "brightness"
+) -> tuple[np.ndarray, np.ndarray, float, float] | None:
     """Centres and sides of the tiles of the largest lattice on ``image``, and its x/y pitch; None if none."""
-    centres, sides = tile_candidates(image, pitch_range)
+    centres, sides = tile_candidates(image, pitch_range, edges_by)
     if len(centres) < MIN_TILES:
         return None
     members, pitch_x, pitch_y = _lattice_members(centres, sides)
@@ -161,22 +191,35 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     desktop).  Raises :class:`UnreadableBoardError` when no lattice of tiles is found.
     """
     pitch_range = skin.pitch_range if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
-    located_on = image
-    found = _lattice(image, pitch_range)
-    if found is None:
-        # A stipple of one-pixel period (xbomb's covered tiles) is all edges to Canny, so no outline encloses
-        # a tile; averaged over 3x3 pixels it is nearly flat (a checkerboard keeps 1/9 of its contrast, below
-        # Canny's thresholds), while grid lines and tile edges stay, and a symmetric average moves no edge, so
-        # every frame of a game is located on the same pixels.  Tried only when the plain image shows no board:
-        # every board found before is found exactly as before.
-        located_on = cv2.blur(image, (3, 3))
-        found = _lattice(located_on, pitch_range)
-    if found is None:
+    # A stipple of one-pixel period (xbomb's covered tiles) is all edges to Canny, so no outline encloses a tile;
+    # averaged over 3x3 pixels it is nearly flat (a checkerboard keeps 1/9 of its contrast, below Canny's
+    # thresholds), while grid lines and tile edges stay, and a symmetric average moves no edge, so every frame of
+    # a game is located on the same pixels.  Grid lines may differ from the tiles in hue alone (a violet line
+    # across a purple gradient has the gradient's brightness half-way down each tile): then only the colour
+    # channels show them.  A 2 px line between tiles of one brightness keeps one Canny edge: then only the
+    # unthinned steps enclose the tiles.  Each way is tried only when the ones before it show no board of at
+    # least MIN_SIDE rows and columns, so every board found before is found exactly as before.
+    blurred: np.ndarray | None = None
+    best: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    for edges_by, blur in EDGE_PASSES:
+        if edges_by == "colour" and image.ndim == 2:
+            continue
+        if blur and blurred is None:
+            blurred = cv2.blur(image, (3, 3))
+        on = blurred if blur and blurred is not None else image
+        found = _lattice(on, pitch_range, edges_by)
+        if found is None:
+            continue
+        centres, sides, pitch_x, pitch_y = found
+        kinds = np.round(sides / 2).astype(int)
+        lines = (on, _line_centres(centres[:, 0], kinds, pitch_x), _line_centres(centres[:, 1], kinds, pitch_y))
+        if best is None or len(lines[1]) * len(lines[2]) > len(best[1]) * len(best[2]):
+            best = (*lines, np.array([pitch_x, pitch_y]))
+        if len(lines[1]) >= MIN_SIDE and len(lines[2]) >= MIN_SIDE:
+            break
+    if best is None:
         raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
-    centres, sides, pitch_x, pitch_y = found
-    kinds = np.round(sides / 2).astype(int)
-    col_centres = _line_centres(centres[:, 0], kinds, pitch_x)
-    row_centres = _line_centres(centres[:, 1], kinds, pitch_y)
+    located_on, col_centres, row_centres, (pitch_x, pitch_y) = best
     if len(col_centres) < MIN_SIDE or len(row_centres) < MIN_SIDE:
         raise UnreadableBoardError(
             f"unreadable cells: only a {len(row_centres)}x{len(col_centres)} patch of tiles is visible, the rest "
