@@ -40,7 +40,7 @@ from autoplay.calibrate.rules_labels import (
     Naming,
     name_clusters,
 )
-from autoplay.calibrate.tilebook import TileBook
+from autoplay.calibrate.tilebook import TileBook, fresh_radius
 from autoplay.calibrate.uncovered import uncovered_mines
 from autoplay.control.capture import wait_settled
 from autoplay.control.mouse import Mouse
@@ -113,6 +113,8 @@ class _Game:
     def look(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Patch vectors and cluster ids of every cell of ``frame``."""
         vectors = patch_vectors(cell_patches(frame, self.grid, DEFAULT_SIZE, DEFAULT_INSET))
+        if not len(self.session.book):  # the session's first look is its first fresh board
+            self.session.book.radius = fresh_radius(vectors)
         cols = self.grid.cols
 
         def crop(i: int) -> np.ndarray:

@@ -19,6 +19,29 @@ from autoplay.vision.classify import squared_distances
 
 #: Members kept per cluster (crops and vectors) for templates and thresholds.
 KEEP_MEMBERS = 60
+#: Tightest radius a game's own fresh board may set (RMS, 0..1).
+MIN_RADIUS = 0.01
+#: How many times the fresh board's spread two cells of one tile may differ by.
+SPREAD_FACTOR = 3.0
+
+
+def fresh_radius(vectors: np.ndarray) -> float:
+    """The clustering radius a game's fresh board (every cell the same covered tile) calls for.
+
+    A fixed radius cannot serve every game: kmines draws its tiles over a picture, so one tile differs from
+    cell to cell by 0.03 or more, while a game drawing faint one-pixel digits in one grey shows its 1 within
+    0.04 of its empty opened tile, and a radius wide enough for the first merges the second's numbers into
+    one tile.  The fresh board measures how much one tile varies in this game: the radius is a few times the
+    spread of its cells (the 90th percentile, so a few odd cells do not widen it), between ``MIN_RADIUS`` and
+    the general ``CLUSTER_RADIUS``.
+
+    >>> import numpy as np
+    >>> round(fresh_radius(np.zeros((480, 432), np.float32)), 6)  # a pixel-exact game
+    0.01
+    """
+    median = np.median(vectors, axis=0)
+    spread = np.sqrt(((vectors - median) ** 2).mean(axis=1))
+    return float(np.clip(SPREAD_FACTOR * np.percentile(spread, 90), MIN_RADIUS, CLUSTER_RADIUS))
 
 
 class TileBook:
