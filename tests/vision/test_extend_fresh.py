@@ -61,3 +61,13 @@ def test_a_board_that_is_not_fresh_is_not_grown():
     short = Grid(np.arange(10.0, 51.0, 10), np.arange(10.0, 41.0, 10))
     grown = extend_fresh_board(image, short, [(4, 5)])
     assert (grown.rows, grown.cols) == (3, 4)
+
+
+def test_a_lattice_a_pixel_off_on_some_lines_is_still_grown():
+    """Look 17's located edges wander by a pixel; its sparse stipple then reads differently unless each cell is
+    compared at the grid moved by up to a pixel, as decoding does."""
+    image = read_image(FIXTURES / "tk-clone" / "look17_fresh.png")
+    assert (locate_grid(image).rows, locate_grid(image).cols) == (15, 30)
+    grid = locate_fresh(image, EXPERT)
+    assert (grid.rows, grid.cols) == (16, 30)
+    assert grid.rect[3] == image.shape[0]  # the board ends at the window's bottom edge: the top row was missing
