@@ -52,7 +52,26 @@ class FlowRun:
     recordings: list[Path] = field(default_factory=list)
 
 
-def _run(cmd: list[str], env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
+@dataclass
+class PlayedSession:
+    """What one ``autoplay play --json`` run gave: its games, and why it stopped when it did not finish."""
+
+    games: list[dict]
+    exit_code: int
+    stop: str | None
+
+
+def play_session(env: dict[str, str], skin: str, games: int, mines: int, recording: Path) -> PlayedSession:
+    """Run ``autoplay play`` for ``games`` games with ``skin``, recording into ``recording``."""
+    play = [sys.executable, "-m", "autoplay", "play", "--skin", skin, "--games", str(games), "--json"]
+    play += ["--mines", str(mines), "--record", str(recording)]
+    proc = run_command(play, env, timeout=60 * games + 120)
+    played = json.loads(proc.stdout)["per_game"] if proc.stdout.strip().startswith("{") else []
+    stop = f"play exit {proc.returncode}: {last_line(proc.stderr)}" if proc.returncode != 0 else None
+    return PlayedSession(played, proc.returncode, stop)
+
+
+def run_command(cmd: list[str], env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as exc:
@@ -79,33 +98,29 @@ def run_flow(
             calibrate = [*base, "calibrate", "--live", "--window-class", spec.wm_class, "--name", name]
             calibrate += ["--games", str(calibration_games), *USER_OPTIONS[game], *mines, "--out-root", str(home)]
             started = time.monotonic()
-            proc = _run(calibrate, env, timeout=600)
+            proc = run_command(calibrate, env, timeout=600)
             flow.calibrate_seconds = time.monotonic() - started
             flow.calibrate_exit = proc.returncode
             flow.calibrate_output = (proc.stdout + proc.stderr).strip()
             if proc.returncode != 0:
-                flow.stops.append(f"calibrate exit {proc.returncode}: {_last_line(proc.stderr)}")
+                flow.stops.append(f"calibrate exit {proc.returncode}: {last_line(proc.stderr)}")
                 return flow
         while len(flow.games) + len(flow.stops) < games:
             left = games - len(flow.games) - len(flow.stops)
             with launch_game(game, server.name, tile=play_tile) as running:
                 flow.recordings.append(record_root / f"session-{len(flow.recordings) + 1}")
-                play = [*base, "play", "--skin", name, "--games", str(left), "--json", "--mines", str(running.mines)]
-                play += ["--record", str(flow.recordings[-1])]
-                proc = _run(play, env, timeout=60 * left + 120)
-            if proc.stdout.strip().startswith("{"):
-                data = json.loads(proc.stdout)
-                if flow.first_game_seconds is None and data["per_game"]:
-                    flow.first_game_seconds = flow.calibrate_seconds + data["per_game"][0]["seconds"]
-                flow.games += data["per_game"]
-            if proc.returncode != 0:
-                flow.stops.append(f"play exit {proc.returncode}: {_last_line(proc.stderr)}")
-                if proc.returncode not in (2, 3):
+                session = play_session(env, name, left, running.mines, flow.recordings[-1])
+            if flow.first_game_seconds is None and session.games:
+                flow.first_game_seconds = flow.calibrate_seconds + session.games[0]["seconds"]
+            flow.games += session.games
+            if session.stop:
+                flow.stops.append(session.stop)
+                if session.exit_code not in (2, 3):
                     break
     return flow
 
 
-def _last_line(text: str) -> str:
+def last_line(text: str) -> str:
     lines = text.strip().splitlines()
     return lines[-1] if lines else ""
 

@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from new_games import last_line, play_session, run_command  # benchmarks/new_games.py, beside this script
 from report import emit  # benchmarks/report.py, beside this script
 
 from autoplay.board.model import DIGITS, EXPLODED, FLAG, MINE, UNKNOWN_CHARS, neighbour_table
@@ -140,14 +141,6 @@ def audit_session(recording_dir: Path, clone_log: Path, audit: TruthAudit) -> No
             audit.result_mismatches.append(f"{recording_dir.name} game {game.game}: bot {game.result}, game {logged}")
 
 
-def _run(cmd: list[str], env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as exc:
-        out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        return subprocess.CompletedProcess(cmd, 124, out, f"timed out after {timeout:.0f} s")
-
-
 class Clone:
     """The clone running on a display, with its log; ends its process group on exit."""
 
@@ -184,12 +177,12 @@ def run_look(look: int, games: int, record_root: Path, play_tile: int | None, ca
             calibrate += ["--games", str(calibration_games), *USER_OPTIONS, "--mines", f"{ROWS}x{COLS}={MINES}"]
             calibrate += ["--out-root", str(home)]
             started = time.monotonic()
-            proc = _run(calibrate, env, timeout=600)
+            proc = run_command(calibrate, env, timeout=600)
             run.calibrate_seconds = time.monotonic() - started
             run.calibrate_exit = proc.returncode
             run.calibrate_said = " / ".join((proc.stdout + proc.stderr).strip().splitlines()[-3:])[:400]
             if proc.returncode != 0:
-                run.stops.append(f"calibrate exit {proc.returncode}: {_last_line(proc.stderr)}")
+                run.stops.append(f"calibrate exit {proc.returncode}: {last_line(proc.stderr)}")
                 return run
         while len(run.bot_games) + len(run.stops) < games:
             left = games - len(run.bot_games) - len(run.stops)
@@ -198,24 +191,15 @@ def run_look(look: int, games: int, record_root: Path, play_tile: int | None, ca
             log = record_root / f"look-{look}" / f"session-{number}-clone.jsonl"
             run.sessions.append((recording, log))
             with Clone(server.name, look, log, play_tile):
-                play = [*base, "play", "--skin", name, "--games", str(left), "--json", "--mines", str(MINES)]
-                play += ["--record", str(recording)]
-                proc = _run(play, env, timeout=60 * left + 120)
-            if proc.stdout.strip().startswith("{"):
-                data = json.loads(proc.stdout)
-                if run.first_game_seconds is None and data["per_game"]:
-                    run.first_game_seconds = run.calibrate_seconds + data["per_game"][0]["seconds"]
-                run.bot_games += data["per_game"]
-            if proc.returncode != 0:
-                run.stops.append(f"play exit {proc.returncode}: {_last_line(proc.stderr)}")
-                if proc.returncode not in (2, 3) or len(run.stops) > 5:
+                session = play_session(env, name, left, MINES, recording)
+            if run.first_game_seconds is None and session.games:
+                run.first_game_seconds = run.calibrate_seconds + session.games[0]["seconds"]
+            run.bot_games += session.games
+            if session.stop:
+                run.stops.append(session.stop)
+                if session.exit_code not in (2, 3) or len(run.stops) > 5:
                     break
     return run
-
-
-def _last_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    return lines[-1] if lines else ""
 
 
 def look_row(run: LookRun, audit: TruthAudit) -> str:
