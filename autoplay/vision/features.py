@@ -50,12 +50,10 @@ def shrink_factor(grid: Grid, size: int = DEFAULT_SIZE, inset: float = DEFAULT_I
     """How wide (a power of two, in pixels) the box is that :func:`cell_patches` averages before sampling.
 
     It doubles while two or more of its widths fit in one sample's spacing: thin strokes (digits, flag
-    poles) then count by their area instead of by whether a sample happens to hit them.  It is at least 2 px
-    once a sample spans a pixel: a stipple of two-pixel period (a checker of two colours) then reads as its
-    mean whatever its phase, so a stippled tile whose located edges wander by a pixel still reads as itself.
+    poles) then count by their area instead of by whether a sample happens to hit them.
     """
     per_sample = min(np.diff(grid.xs).min(), np.diff(grid.ys).min()) * (1 - 2 * inset) / size
-    factor = 2 if per_sample >= 1 else 1
+    factor = 1
     while per_sample >= 2 * factor:
         factor *= 2
     return factor

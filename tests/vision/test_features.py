@@ -31,22 +31,3 @@ def test_a_tile_reads_as_its_own_crop_at_every_offset(pitch):
     for r in range(rows):
         for c in range(cols):
             assert np.abs(patches[r, c].astype(int) - own).max() <= 1, (r, c)
-
-
-@pytest.mark.parametrize("pitch", [17, 19, 22, 25])
-def test_a_one_pixel_stipple_reads_the_same_a_pixel_off(pitch):
-    """A covered tile stippled with a one-pixel checker (tk's gray50, xbomb's) must read the same when the
-    located grid puts its edge a pixel off, as a lattice's per-line wobble does.  Sampled without averaging,
-    the checker read inverted there and the covered tile became two tiles (look 15 of benchmarks/tk_clone.py
-    stopped on it); a box of at least 2 px averages any phase of it to the same colour."""
-    tile = np.zeros((pitch, pitch, 3), np.uint8)
-    tile[:, :] = (40, 200, 180)
-    tile[::2, ::2] = tile[1::2, 1::2] = (170, 30, 60)
-    tile[0, :] = tile[:, 0] = (0, 0, 0)  # the grid line
-    image = np.tile(tile, (3, 3, 1))
-    exact = Grid(pitch * np.arange(4.0), pitch * np.arange(4.0))
-    moved = Grid(pitch * np.arange(4.0), pitch * np.arange(4.0) - np.array([0, 1, 1, 1]))
-    a = cell_patches(image, exact).astype(int)
-    b = cell_patches(image, moved).astype(int)
-    assert np.abs(a[1, 1] - b[1, 1]).mean() <= 4
-    assert np.abs(a[1, 1] - a[0, 0]).max() == 0
