@@ -206,6 +206,27 @@ def board_roi(grid: Grid | None) -> Roi | None:
     return y0, y1, x0, x1
 
 
+def mines_away_from_reveals(decoded: DecodedFrame, reveals: Collection[tuple[int, int]]) -> DecodedFrame:
+    """``decoded`` with the mines it shows made unreadable when the last batch's reveals prove no loss.
+
+    A game is lost only by opening a mine, and the mine opened shows where it was clicked: when every cell the
+    last batch revealed reads as a number (or covered), the game was not lost by it, and mines read elsewhere
+    are something drawn over the board (a "You win" box whose colour matches the exploded tile's) or a
+    misread, not the end.  With no reveal yet, or one that reads as nothing known, the board is taken as read.
+    """
+    board = decoded.board
+    if not reveals:
+        return decoded
+    shows = [board.cells[r * board.cols + c] for r, c in reveals]
+    unread = {(int(r), int(c)) for r, c in decoded.unreadable}
+    if any(cell in (MINE, EXPLODED) for cell in shows) or any(cell in unread for cell in reveals):
+        return decoded
+    mines = [divmod(i, board.cols) for i, cell in enumerate(board.cells) if cell in (MINE, EXPLODED)]
+    if not mines:
+        return decoded
+    return replace(decoded, unreadable=sorted(unread | set(mines)), state="unknown")
+
+
 def shown_state(decoded: DecodedFrame, own_flags: Collection[tuple[int, int]] = ()) -> str:
     """The decoder's game state, except that a confidently read mine ends the game even when other cells
 
@@ -594,6 +615,7 @@ class _GameInProgress:
             was = self.size
             return self.reread(lambda: self.player.resized_error(frame, decoded, was))
         decoded = self.covered_as_when_fresh(frame, decoded)
+        decoded = mines_away_from_reveals(decoded, self.last_reveals)
         state = shown_state(decoded, self.result.flagged)
         if state in FINISHED:
             return self.finish(decoded, state)

@@ -16,7 +16,7 @@ from autoplay.board.rules import Rules
 from autoplay.control.guard import BoardCovered, GameNotResponding, WindowMoved
 from autoplay.control.mouse import Mouse
 from autoplay.errors import ContradictionError, UnreadableBoardError
-from autoplay.play.player import Player, PlayerSettings, shown_state, unregistered
+from autoplay.play.player import Player, PlayerSettings, mines_away_from_reveals, shown_state, unregistered
 from autoplay.play.recorder import Recorder
 from autoplay.play.session import SessionSummary, play_session
 from autoplay.replay.recording import read_recording
@@ -494,6 +494,25 @@ def test_session_records_in_the_replay_format_and_sums_up(tmp_path):
         assert decision.frame.is_file()
         again = choose_move(decision.board, table.mines, recording.rules)
         assert [(m.action, m.row, m.col) for m in again.moves] == [m.key for m in decision.moves]
+
+
+def test_mines_away_from_the_last_reveals_are_no_loss():
+    """A "You win" box drawn over the board in the exploded tile's colour read as mines, though the last batch's
+    reveals read as numbers: a game is lost only by opening a mine, so those cells are unreadable, not the end."""
+    board = Board.from_text("1X1\n1X1\n...")
+    decoded = FakeDecoded(board, "lost", None)
+    taken = mines_away_from_reveals(decoded, {(0, 0), (1, 2)})
+    assert sorted(taken.unreadable) == [(0, 1), (1, 1)] and taken.state == "unknown"
+    assert shown_state(taken) == "unknown"
+
+
+def test_a_mine_at_a_reveal_or_an_unread_reveal_keeps_the_loss():
+    board = Board.from_text("1X1\n1*1\n...")
+    decoded = FakeDecoded(board, "lost", None)
+    assert mines_away_from_reveals(decoded, {(0, 1)}) is decoded  # the mine opened shows where it was clicked
+    assert mines_away_from_reveals(decoded, set()) is decoded  # nothing revealed yet this game
+    unread = FakeDecoded(board, "lost", None, readable=False, unreadable=[(2, 0)])
+    assert mines_away_from_reveals(unread, {(2, 0)}) is unread  # the clicked cell reads as nothing known
 
 
 def test_a_readable_mine_means_lost_even_with_unreadable_cells():
