@@ -52,6 +52,7 @@ from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, 
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
 from autoplay.vision.obstruction import largest_block
+from autoplay.vision.refine import refine_to_fresh
 
 #: RMS distance (0..1) above which a cell counts as changed between two frames.
 CHANGED = 0.03
@@ -328,7 +329,7 @@ def play_one(
 
 def locate_fresh(frame: np.ndarray, sizes: dict[tuple[int, int], int]) -> Grid:
     """The grid of a fresh board, grown to a size the user named when its outlines missed an edge line."""
-    return extend_fresh_board(frame, locate_grid(frame), sizes)
+    return refine_to_fresh(frame, extend_fresh_board(frame, locate_grid(frame), sizes))
 
 
 def calibrate_live(

@@ -90,3 +90,32 @@ def refine_grid(image: np.ndarray, grid: Grid, skin: Skin, reach: int = 1) -> Gr
             break
         xs, ys = new_xs, new_ys
     return Grid(xs, ys)
+
+
+def _fresh_spread_xs(image: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> float:
+    return _fresh_spread(image, xs, ys)
+
+
+def _fresh_spread(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> float:
+    """Mean squared distance of every cell to the board's median cell: 0 when each cell shows the same tile."""
+    vectors = patch_vectors(cell_patches(image, Grid(xs, ys)))
+    return float(((vectors - np.median(vectors, axis=0)) ** 2).mean())
+
+
+def refine_to_fresh(image: np.ndarray, grid: Grid, reach: int = 1) -> Grid:
+    """The placement within ``reach`` px of ``grid`` on which a fresh board's cells look most alike.
+
+    A fresh board shows one tile in every cell, so before any skin exists that tile is the template the grid
+    is refined against, as :func:`refine_grid` does with a skin's.  A lattice located from outlines can put
+    some lines a pixel off (its edges are rounded from measured centres); a fine stipple read a pixel off is
+    another picture, and calibration would then take one covered tile for two.
+    """
+    height, width = image.shape[:2]
+    xs, ys = grid.xs, grid.ys
+    for _ in range(2):
+        new_xs = _best_edges(xs, width, partial(_fresh_spread_xs, image, ys), reach)
+        new_ys = _best_edges(ys, height, partial(_fresh_spread, image, new_xs), reach)
+        if np.array_equal(new_xs, xs) and np.array_equal(new_ys, ys):
+            break
+        xs, ys = new_xs, new_ys
+    return Grid(xs, ys)

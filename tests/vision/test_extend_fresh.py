@@ -70,4 +70,4 @@ def test_a_lattice_a_pixel_off_on_some_lines_is_still_grown():
     assert (locate_grid(image).rows, locate_grid(image).cols) == (15, 30)
     grid = locate_fresh(image, EXPERT)
     assert (grid.rows, grid.cols) == (16, 30)
-    assert grid.rect[3] == image.shape[0]  # the board ends at the window's bottom edge: the top row was missing
+    assert grid.rect[3] >= image.shape[0] - 1  # the board ends at the window's bottom edge: the top row was missing
