@@ -328,8 +328,10 @@ def play_one(
 
 
 def locate_fresh(frame: np.ndarray, sizes: dict[tuple[int, int], int]) -> Grid:
-    """The grid of a fresh board, grown to a size the user named when its outlines missed an edge line."""
-    return refine_to_fresh(frame, extend_fresh_board(frame, locate_grid(frame), sizes))
+    """The grid of a fresh board, placed where its cells look most alike, then grown to a size the user named
+    when its outlines missed an edge line (a lattice a pixel off on some lines would show new cells unlike the
+    fresh tile)."""
+    return extend_fresh_board(frame, refine_to_fresh(frame, locate_grid(frame)), sizes)
 
 
 def calibrate_live(

@@ -105,18 +105,7 @@ def extend_fresh_board(image: np.ndarray, grid: Grid, sizes: Collection[tuple[in
         added = np.zeros(grown.rows * grown.cols, bool)
         added[[r * grown.cols + c for r, c in new]] = True
         reference = np.median(vectors[~added], axis=0)
-        # A located lattice may sit a pixel off on some lines (its edges are rounded from measured centres):
-        # each cell is compared at the grid moved by up to a pixel each way, as decoding compares it.
-        distance = np.full(len(vectors), np.inf)
-        height, width = image.shape[:2]
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                moved = grown.shifted(dx, dy)
-                x0, y0, x1, y1 = moved.rect
-                if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
-                    continue
-                shifted = patch_vectors(cell_patches(image, moved))
-                distance = np.minimum(distance, np.sqrt(((shifted - reference) ** 2).mean(axis=1)))
+        distance = np.sqrt(((vectors - reference) ** 2).mean(axis=1))
         fresh = np.mean(distance[~added] < ALIKE) >= FRESH_SHARE
         if not (fresh and np.all(distance[added] < ALIKE)):
             return False

@@ -64,8 +64,8 @@ def test_a_board_that_is_not_fresh_is_not_grown():
 
 
 def test_a_lattice_a_pixel_off_on_some_lines_is_still_grown():
-    """Look 17's located edges wander by a pixel; its sparse stipple then reads differently unless each cell is
-    compared at the grid moved by up to a pixel, as decoding does."""
+    """Look 17's located edges wander by a pixel; its sparse stipple then reads differently unless the grid is
+    first placed where the fresh board's cells look most alike."""
     image = read_image(FIXTURES / "tk-clone" / "look17_fresh.png")
     assert (locate_grid(image).rows, locate_grid(image).cols) == (15, 30)
     grid = locate_fresh(image, EXPERT)
