@@ -119,16 +119,39 @@ def test_off_frontier_binomials_match_math_comb():
         assert _room(n, left, size) == tuple(_choose(n, left - m) for m in range(size))
 
 
-def test_enumerator_set_up_stops_at_the_deadline():
-    board = dealt(200, 200, 8000, 0.4)
+def test_enumerator_set_up_stops_at_the_deadline(monkeypatch):
+    """The set-up of a 200x200 board's long frontier is bounded by the deadline, not only the search.
+
+    Counted, not timed: the clock here advances one tick per reading, so the test says how many
+    readings the set-up makes before it stops, whatever the machine's load.  A deadline that falls
+    anywhere in the set-up must stop it at the next reading, before the search starts.
+    """
+    from autoplay.solver import count as count_module
     from autoplay.solver.analysis import _split
     from autoplay.solver.position import read_position
 
-    biggest = max(_split(read_position(board)), key=len)
-    started = time.process_time()
-    with pytest.raises(BudgetExceeded):
-        count_component(biggest, deadline=time.perf_counter())
-    assert time.process_time() - started < 0.5
+    biggest = max(_split(read_position(dealt(200, 200, 8000, 0.4))), key=len)
+    ticks = {"now": 0}
+
+    def clock() -> float:
+        ticks["now"] += 1
+        return float(ticks["now"])
+
+    def search_started(self):
+        raise AssertionError("the search started past the deadline")
+
+    monkeypatch.setattr(count_module.time, "perf_counter", clock)
+    monkeypatch.setattr(count_module._Enumerator, "run", search_started)
+    readings = []
+    deadlines = (0, 1, 7, 400, 5000)
+    for deadline in deadlines:
+        ticks["now"] = 0
+        with pytest.raises(BudgetExceeded):
+            count_component(biggest, deadline=deadline + 0.5)
+        readings.append(ticks["now"])
+    assert readings == [d + 1 for d in deadlines]  # each stopped at the first reading past its deadline
+    sweep_readings = len(count_module.group_cells(biggest)) // 64 + 1
+    assert deadlines[1] < sweep_readings < deadlines[-2]  # deadlines fell in both parts of the set-up
 
 
 def test_out_of_time_answers_are_marked_and_still_probabilities():
