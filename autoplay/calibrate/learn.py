@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autoplay.board.model import CELL_CHARS, EXPLODED, FLAG, HIDDEN, MINE, Board
+from autoplay.board.model import CELL_CHARS, DIGITS, EXPLODED, FLAG, HIDDEN, MINE, Board
 from autoplay.calibrate.rules_labels import (
     COVERED,
     FATAL,
@@ -114,6 +114,51 @@ def learn_from_final_board(
         label = naming.labels.get(cluster)
         if label is None or label not in CELL_CHARS or not seen & set(cells):
             continue
+        learned.append(LearnedTile(label, cells, book.crops[cluster][book.medoid(cluster)]))
+    return learned
+
+
+def learn_during_game(
+    frame: np.ndarray,
+    grid: Grid,
+    board: Board,
+    unknown: Collection[Cell],
+    opened: Collection[Cell],
+    flagged: Collection[Cell] = (),
+) -> list[LearnedTile]:
+    """The unknown tiles of a game still going on that the rules name, each with a picture for the skin.
+
+    ``opened`` are the unknown cells the rules prove to be opened numbers
+    (:func:`autoplay.play.proven_open.proven_opened`).  Unknown tiles are grouped by looks; a group with an
+    opened cell is a number on all its cells, the other unknown cells may hide anything.  Mid-game a number
+    is only bounded (at least the mines known around it, at most those plus its covered neighbours), but all
+    the board's numbers must describe one layout with the game's mine count, and one look is one value: on a
+    board where a few unknown 4s sit among read numbers, that often leaves a single value.  A group is named
+    only when every assignment the rules allow gives it the same value.
+    """
+    board, unknown = with_own_flags(board, unknown, flagged)
+    unknown = sorted(set(unknown))
+    if not unknown or not set(opened) & set(unknown) or board.mines is None:
+        return []
+    indices = [r * grid.cols + c for r, c in unknown]
+    vectors = patch_vectors(cell_patches(frame, grid, DEFAULT_SIZE, DEFAULT_INSET))[indices]
+
+    def crop(k: int) -> np.ndarray:
+        x0, y0, x1, y1 = grid.cell_rect(*unknown[k])
+        return np.ascontiguousarray(frame[y0:y1, x0:x1])
+
+    book = TileBook()
+    ids = book.assign(vectors, crop).tolist()
+    numbers = {k for rc, k in zip(unknown, ids, strict=True) if rc in set(opened)}
+    cluster_of = {rc: k for rc, k in zip(unknown, ids, strict=True) if k in numbers}
+    game = _evidence(board, cluster_of, set(unknown), "unfinished", covered_safe=False, obstructed_safe=False)
+    naming = name_clusters(Evidence(games=[game]), known={KNOWN_BASE + v: v for v in range(9)})
+    learned = []
+    for cluster in sorted(numbers):
+        label = naming.labels.get(cluster)
+        if label is None or label not in DIGITS:
+            continue
+        cells = tuple(rc for rc, k in cluster_of.items() if k == cluster)
         learned.append(LearnedTile(label, cells, book.crops[cluster][book.medoid(cluster)]))
     return learned
 

@@ -5,10 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
 
 from autoplay.cli.arguments import non_negative_int, non_negative_seconds, positive_int, positive_seconds
 from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from autoplay.board.model import Board
+    from autoplay.vision.grid import Grid
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -139,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any) -> Any:
     """An ``on_game`` hook that learns the game's unknown tiles, reloads the skin into the player, then ``then``."""
+    from autoplay.calibrate.learn import learn_during_game
     from autoplay.calibrate.learn_game import learn_after_game
+    from autoplay.calibrate.learned_templates import add_learned
     from autoplay.play.live import vision_decoder
     from autoplay.vision import load_skin
     from autoplay.vision.skin import skin_home_of
@@ -150,19 +159,35 @@ def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any) ->
     # whole count proves it for the session's later ones, where a popup may hide a few of the mines.
     shows_every_mine = [False]
 
+    def take(entries: list[dict[str, Any]], when: str) -> None:
+        for entry in entries:
+            cells = " ".join(f"({r},{c})" for r, c in entry["cells"][:4])
+            print(f"learned {entry['label']!r}: {entry['template']} ({when}, {cells})", file=out, flush=True)
+        if entries:
+            current[0] = load_skin(skin.name, home)
+            player.decode = vision_decoder(current[0], mines)
+
+    def during_game(
+        game: int,
+        frame: np.ndarray,
+        grid: Grid,
+        board: Board,
+        unknown: list[tuple[int, int]],
+        opened: list[tuple[int, int]],
+        flagged: Collection[tuple[int, int]],
+    ) -> bool:
+        tiles = learn_during_game(frame, grid, board, unknown, opened, flagged)
+        entries = add_learned(home, current[0].name, tiles, game, "during")
+        take(entries, f"game {game}, during it")
+        return bool(entries)
+
+    player.learn_during_game = during_game
+
     def on_game(result: Any) -> None:
         entries = learn_after_game(home, current[0], result, mines, shows_every_mine[0])
         shows_every_mine[0] = shows_every_mine[0] or bool(result.final_shows_all_mines)
         result.final_frame = None  # kept only for this: 50 games of frames would be a lot of memory
-        for entry in entries:
-            cells = " ".join(f"({r},{c})" for r, c in entry["cells"][:4])
-            print(
-                f"learned {entry['label']!r}: {entry['template']} (game {entry['game']} {entry['end']}, {cells})",
-                file=out,
-            )
-        if entries:
-            current[0] = load_skin(skin.name, home)
-            player.decode = vision_decoder(current[0], mines)
+        take(entries, f"game {result.game} {result.result}")
         if then is not None:
             then(result)
 

@@ -49,6 +49,7 @@ from autoplay.play.fresh_looks import (
     with_covered,
     with_unreadable,
 )
+from autoplay.play.proven_open import proven_opened
 from autoplay.play.recorder import Recorder
 from autoplay.solver.decide import Decision, Move
 from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
@@ -301,6 +302,26 @@ def shows_all_mines(board: Board, unknown: Collection[tuple[int, int]] = ()) -> 
     return None if board.mines is None else mines_accounted(board, unknown, "lost")
 
 
+class LearnDuringGame(Protocol):
+    """Names unknown tiles of a game under way by the rules and makes the player read them; True if it did.
+
+    Arguments: the game's number, the frame, its grid, the board as decoded (unknown cells hold the
+    decoder's best guesses), the unknown cells, those of them proven opened numbers
+    (:func:`autoplay.play.proven_open.proven_opened`), and the cells the player flagged.
+    """
+
+    def __call__(
+        self,
+        game: int,
+        frame: np.ndarray,
+        grid: Grid,
+        board: Board,
+        unknown: list[tuple[int, int]],
+        opened: list[tuple[int, int]],
+        flagged: Collection[tuple[int, int]],
+    ) -> bool: ...
+
+
 class Player:
     """Plays games on one screen with one mouse; ``play_game`` returns when the game shows won or lost."""
 
@@ -324,6 +345,8 @@ class Player:
         self.grid: Grid | None = None
         self.in_progress: GameResult | None = None  # the game being played, for a truthful report if it stops
         self.dialogs_closed = 0  # since the last game ended
+        #: ``play --learn``'s naming of unknown tiles while a game goes on (see :class:`LearnDuringGame`).
+        self.learn_during_game: LearnDuringGame | None = None
 
     # -- screen ---------------------------------------------------------------
     def settle(
@@ -593,6 +616,8 @@ class _GameInProgress:
         self.last_unread: set[tuple[int, int]] = set()  # cells of the last batch's board whose look no template knew
         self.answered_since_batch = False  # whether the game has said it read the clicks of the current batch
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
+        self.clicked: set[tuple[int, int]] = set()  # cells this game's reveals clicked
+        self.learn_tried: tuple[frozenset[tuple[int, int]], int] = (frozenset(), 0)  # opened cells, numbers read
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
         settled, self.grabbing = self.player.settle(baseline, **kw)
@@ -661,6 +686,8 @@ class _GameInProgress:
         missing = unregistered(board, self.expected, set(unknown))
         if missing:
             return self.recover(missing)
+        if unknown and self.learned_now(frame, decoded, board, unknown):
+            return self.step()  # the same frame, read with the tiles just learned
         t1 = time.perf_counter()
         try:
             decision = self.player.solve(board)
@@ -675,8 +702,27 @@ class _GameInProgress:
             if not decision.moves:
                 return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         self.last_board, self.last_reveals = board, {(m.row, m.col) for m in decision.moves if m.action == "reveal"}
+        self.clicked |= self.last_reveals
         self.last_unread = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
+
+    def learned_now(self, frame: np.ndarray, decoded: Any, board: Board, unknown: list[tuple[int, int]]) -> bool:
+        """Let ``play --learn`` name unknown tiles the rules prove to be opened numbers, while the game goes on.
+
+        Tried again only when more cells are proven opened or more numbers are read (more evidence), so a
+        tile the rules cannot decide yet costs one try per new piece of evidence, not one per decision.
+        """
+        learn = self.player.learn_during_game
+        if learn is None or decoded.grid is None:
+            return False
+        candidates = [rc for rc in unknown if rc not in self.suspects and rc not in self.result.flagged]
+        opened = proven_opened(board, candidates, self.clicked, self.last_unread, self.last_reveals)
+        evidence = (frozenset(opened), sum(c in DIGITS for c in board.cells))
+        tried, numbers = self.learn_tried
+        if not opened or (evidence[0] <= tried and evidence[1] <= numbers):
+            return False
+        self.learn_tried = evidence
+        return learn(self.result.game, frame, decoded.grid, decoded.board, unknown, opened, self.result.flagged)
 
     def covered_as_when_fresh(self, frame: np.ndarray, decoded: Any) -> Any:
         """``decoded`` with the unread cells that look exactly as on this game's fresh board read as covered.
@@ -715,6 +761,8 @@ class _GameInProgress:
         self.opened.clear()
         self.suspects.clear()
         self.unopened.clear()
+        self.clicked.clear()
+        self.learn_tried = (frozenset(), 0)
         self.last_board, self.last_reveals, self.expected = None, set(), []
 
     def won_under_cover(self, decoded: Any, unknown: list[tuple[int, int]]) -> Any:

@@ -1,0 +1,54 @@
+"""Which unreadable cells the rules of the game prove to be opened numbers while the game goes on.
+
+A cell whose tile the skin does not know is played as covered and never clicked.  Two rules show that
+such a cell is in fact an opened, safe number, so that its tile can be named while the game goes on
+(``play --learn``) instead of only at its end:
+
+- it lies beside a cell read as 0: a 0 has no mine around it, and the game opens its neighbours itself;
+- we clicked it to reveal it, it was unreadable already when the last batch was decided, and that batch
+  opened a cell that now reads as a number: the game was still going after the cell changed, so the
+  click did not hit a mine.
+
+A tile that appeared only when the game ended (a mine the skin has not seen, a box over the board) is
+proven by neither: the first cell beside a 0 cannot be a mine, and a dead game opens no cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from autoplay.board.model import DIGITS, Board, neighbour_table
+
+Cell = tuple[int, int]
+
+
+def proven_opened(
+    board: Board,
+    unknown: Sequence[Cell],
+    clicked: Collection[Cell],
+    unread_before: Collection[Cell],
+    last_reveals: Collection[Cell],
+) -> list[Cell]:
+    """The ``unknown`` cells of ``board`` that the rules prove opened (see the module docstring).
+
+    ``board`` shows the unknown cells as covered; ``clicked`` are the cells this game's reveals clicked,
+    ``unread_before`` the cells unreadable when the last batch was decided, ``last_reveals`` that batch's
+    reveals.
+
+    >>> board = Board.from_text("mines=1\\n0..\\n...\\n..1")
+    >>> proven_opened(board, [(1, 1), (2, 1)], clicked=(), unread_before=(), last_reveals=())
+    [(1, 1)]
+    >>> proven_opened(board, [(2, 1)], clicked={(2, 1)}, unread_before={(2, 1)}, last_reveals={(2, 2)})
+    [(2, 1)]
+    >>> proven_opened(board, [(2, 1)], clicked={(2, 1)}, unread_before=(), last_reveals={(2, 2)})
+    []
+    """
+    nbrs = neighbour_table(board.rows, board.cols)
+    cols = board.cols
+    went_on = any(board.cells[r * cols + c] in DIGITS for r, c in last_reveals)
+    return [
+        (r, c)
+        for r, c in unknown
+        if any(board.cells[j] == "0" for j in nbrs[r * cols + c])
+        or (went_on and (r, c) in clicked and (r, c) in unread_before)
+    ]

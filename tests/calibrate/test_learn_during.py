@@ -1,0 +1,59 @@
+"""``play --learn`` while a game goes on: unknown tiles proven opened are named by the rules, never by looks.
+
+The frame is a real sgt-mines mid-game (``tile20_mid_five``: 37 flags, eight 4s and a 5); the skin is the one
+live calibration wrote from three blind games, which knows 0–3, the covered tile, the flag and the exploded
+mine, but no 4 or 5.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from autoplay.board.model import Board
+from autoplay.calibrate.learn import learn_during_game
+from autoplay.calibrate.learned_templates import add_learned
+from autoplay.vision import decode_frame, load_skin, read_image
+
+HERE = Path(__file__).resolve().parents[1] / "fixtures" / "sgt-mines"
+FOURS = [(6, 3), (6, 4), (6, 5), (8, 16), (9, 6), (10, 6), (10, 16), (14, 16)]
+FIVE = (12, 16)
+
+
+@pytest.fixture(scope="module")
+def game():
+    frame = read_image(HERE / "tile20_mid_five.png")
+    decoded = decode_frame(frame, load_skin("sgt-live", HERE / "skin"), None, 99)
+    truth = Board.from_text((HERE / "tile20_mid_five.txt").read_text())
+    flags = [divmod(i, truth.cols) for i, c in enumerate(truth.cells) if c == "F"]
+    return frame, decoded, flags
+
+
+def test_the_unknown_tiles_are_the_fours_and_the_five(game):
+    _, decoded, _ = game
+    assert sorted(decoded.unreadable) == sorted([*FOURS, FIVE])
+
+
+def test_one_four_proven_opened_names_every_four_and_leaves_the_five_open(game, tmp_path):
+    frame, decoded, flags = game
+    learned = learn_during_game(frame, decoded.grid, decoded.board, decoded.unreadable, [(6, 3)], flags)
+    assert [(t.label, sorted(t.cells)) for t in learned] == [("4", FOURS)]
+    # added to (a copy of) the skin as play --learn adds it, the picture reads the fours, and nothing else, as 4
+    shutil.copytree(HERE / "skin", tmp_path / "skin")
+    add_learned(tmp_path / "skin", "sgt-live", learned, game=1, end="during")
+    again = decode_frame(frame, load_skin("sgt-live", tmp_path / "skin"), decoded.grid, 99)
+    assert [rc for rc in FOURS if again.board[rc] == "4"] == FOURS
+    assert sorted(again.unreadable) == [FIVE] and again.board.cells.count("4") == len(FOURS)
+
+
+def test_the_five_alone_is_not_decided_mid_game(game):
+    """Around the 5, mines and covered cells still allow several values: nothing is named on looks."""
+    frame, decoded, flags = game
+    assert learn_during_game(frame, decoded.grid, decoded.board, decoded.unreadable, [FIVE], flags) == []
+
+
+def test_nothing_is_learned_without_a_cell_proven_opened(game):
+    frame, decoded, flags = game
+    assert learn_during_game(frame, decoded.grid, decoded.board, decoded.unreadable, [], flags) == []
