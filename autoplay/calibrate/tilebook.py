@@ -44,6 +44,40 @@ def fresh_radius(vectors: np.ndarray) -> float:
     return float(np.clip(SPREAD_FACTOR * np.percentile(spread, 90), MIN_RADIUS, CLUSTER_RADIUS))
 
 
+#: Pictures per label compared by :func:`separation_radius` (distinct ones; enough to find the nearest pair).
+SEPARATION_SAMPLE = 24
+
+
+def separation_radius(vectors: np.ndarray, labels: list[str]) -> float:
+    """The clustering radius for unknown tiles on a board whose other cells read as ``labels``.
+
+    Unknown tiles are grouped so that one look stands for one value, and a group is named as a whole; a
+    radius wider than the gap between two different tiles of this game would put, say, its 2s and its 3s in
+    one group and name them all alike.  That gap is measured on the board itself: the nearest two cells
+    read as different labels (the patch ``vectors`` of the read cells, in the order of ``labels``).  The
+    radius is half of it, at most the general ``CLUSTER_RADIUS``; pixel-identical tiles (distance 0) stay
+    together at any radius.
+
+    >>> import numpy as np
+    >>> vectors = np.array([[0.0, 0.0], [0.0, 0.0], [0.06, 0.06]], np.float32)
+    >>> round(separation_radius(vectors, ["2", "2", "3"]), 3)
+    0.03
+    >>> separation_radius(vectors[:2], ["2", "2"]) == CLUSTER_RADIUS  # one label: nothing to measure
+    True
+    """
+    by_label: dict[str, np.ndarray] = {}
+    for label in sorted(set(labels)):
+        mine = vectors[[k for k, name in enumerate(labels) if name == label]]
+        by_label[label] = np.unique(np.round(mine, 3), axis=0)[:SEPARATION_SAMPLE].astype(np.float32)
+    names = sorted(by_label)
+    nearest = 2.0 * CLUSTER_RADIUS
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            gap = float(np.sqrt(squared_distances(by_label[first], by_label[second]).min()))
+            nearest = min(nearest, gap)
+    return float(np.clip(nearest / 2.0, MIN_RADIUS / 2.0, CLUSTER_RADIUS))
+
+
 class TileBook:
     """Cluster id per cell patch, stable for the whole calibration session."""
 
