@@ -345,6 +345,7 @@ class Player:
         self.grid: Grid | None = None
         self.in_progress: GameResult | None = None  # the game being played, for a truthful report if it stops
         self.dialogs_closed = 0  # since the last game ended
+        self.relocated_for: frozenset[tuple[int, int]] = frozenset()  # unread cells a fresh location was tried for
         #: ``play --learn``'s naming of unknown tiles while a game goes on (see :class:`LearnDuringGame`).
         self.learn_during_game: LearnDuringGame | None = None
 
@@ -371,14 +372,21 @@ class Player:
         """Decode on the known grid; a frame it reads badly is located afresh and the better reading kept.
 
         A board that moved by a few pixels, or a grid first located on a board in
-        play, is re-located rather than misread or given up on. ``size`` is the
+        play, is re-located rather than misread or given up on; so is a frame with
+        unread cells not seen unread before (once per such set: a tile the skin does
+        not know stays unread on any grid). ``size`` is the
         board's size in this game so far: a board does not change size mid-game, so
         a re-located grid of another size (one row and column short on a finished
         board with no covered tile at its edges, say) is not taken.
         """
         decoded = self.decode(frame, self.grid)
-        unread = len(getattr(decoded, "unreadable", []))
-        if self.grid is not None and unread > RELOCATE_SHARE * self.grid.rows * self.grid.cols:
+        unread_cells = frozenset(tuple(cell) for cell in getattr(decoded, "unreadable", []))
+        unread = len(unread_cells)
+        many = self.grid is not None and unread > RELOCATE_SHARE * self.grid.rows * self.grid.cols
+        # A few new unread cells are worth one fresh look too: a lattice line located a pixel off leaves one
+        # column unread all game (a Tk game at 17 px: its last column but one), which no share of the board notices.
+        if self.grid is not None and unread and (many or unread_cells != self.relocated_for):
+            self.relocated_for = unread_cells
             from autoplay.errors import UnreadableBoardError
 
             try:

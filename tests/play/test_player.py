@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from autoplay.board.model import Board
@@ -21,6 +22,7 @@ from autoplay.play.recorder import Recorder
 from autoplay.play.session import SessionSummary, play_session
 from autoplay.replay.recording import read_recording
 from autoplay.solver import Move, choose_move
+from autoplay.vision.grid import Grid
 from tests.play.fakes import FakeBackend, FakeDecoded, FakeGuard, FakeTable
 
 FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05, unasked_wait=0.05)
@@ -607,6 +609,47 @@ def test_a_relocated_grid_of_another_size_is_not_taken_mid_game():
     player.decode = decode
     assert player.read(frame, (table.rows, table.cols)).board.shape == (table.rows, table.cols)
     assert player.read(frame, None).board.shape == (table.rows - 1, table.cols - 1)  # a new game may change size
+
+
+def test_a_few_new_unread_cells_get_one_fresh_location_and_a_better_one_is_kept():
+    """A lattice line a pixel off leaves one column unread (fewer cells than any share of the board): the frame
+    is located afresh once for that set of cells, and the grid that reads more is kept for the next frames."""
+    table = FakeTable(seed=3)
+    player, _ = make_player(table)
+    frame = table.grab()
+    good = table.decode(frame, None)
+    off = Grid(good.grid.xs + np.array([0.0] * (len(good.grid.xs) - 1) + [1.0]), good.grid.ys)
+    player.grid = off
+    located = []
+
+    def decode(image, grid):
+        if grid is None:
+            located.append(1)
+            return FakeDecoded(good.board, "playing", good.grid, unreadable=[])
+        column = [(r, table.cols - 1) for r in range(table.rows)] if grid is off else []
+        return FakeDecoded(good.board, "playing", grid, unreadable=column)
+
+    player.decode = decode
+    assert player.read(frame, (table.rows, table.cols)).unreadable == [] and player.grid is good.grid
+    assert player.read(frame, (table.rows, table.cols)).unreadable == [] and len(located) == 1
+
+
+def test_a_tile_unread_on_any_grid_is_located_afresh_once_not_at_every_frame():
+    table = FakeTable(seed=3)
+    player, _ = make_player(table)
+    frame = table.grab()
+    good = table.decode(frame, None)
+    player.grid = good.grid
+    located = []
+
+    def decode(image, grid):  # a 7 the skin has never seen: unread wherever the grid is
+        located.extend([1] if grid is None else [])
+        return FakeDecoded(good.board, "playing", good.grid, unreadable=[(2, 2)])
+
+    player.decode = decode
+    for _ in range(3):
+        assert player.read(frame, (table.rows, table.cols)).unreadable == [(2, 2)]
+    assert len(located) == 1
 
 
 @pytest.mark.parametrize("obstruction_wait", [1.0, 0.0])
