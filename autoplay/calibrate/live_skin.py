@@ -44,7 +44,17 @@ def write_live_skin(session: Session, name: str, root: Path, settings: SkinSetti
     notes = "Named by live calibration from the rules of the game; unnamed tiles were not decided by the evidence."
     pitches = [g.pitch for g in session.grids]
     path = write_skin(
-        root, name, templates, settings, max_distance, min_confidence, limits, pitches, notes, origin="live"
+        root,
+        name,
+        templates,
+        settings,
+        max_distance,
+        min_confidence,
+        limits,
+        pitches,
+        notes,
+        origin="live",
+        tile_radius=session.book.radius,
     )
     sheet = write_contact_sheet(
         root / "templates" / name / "contact-sheet.png",

@@ -59,13 +59,15 @@ def write_skin(
     notes: str = "",
     counter: CounterSpec | None = None,
     origin: str = "",
+    tile_radius: float | None = None,
 ) -> Path:
     """Replace skin ``name`` under ``root`` with ``templates`` (stem -> (label, cell image)); return the TOML path.
 
     ``pitches`` are the cell sizes seen during calibration; the skin accepts
     half the smallest to twice the largest, since many games scale with the window.
     ``counter`` adds the mine counter's box and glyph pictures; ``origin`` says which flow made the skin
-    (``"live"``: ``play`` learns its unknown tiles by default).
+    (``"live"``: ``play`` learns its unknown tiles by default); ``tile_radius`` how far apart two pictures of one
+    tile may be, when calibration measured it (decoding then keeps each label's limit short of the next tile).
     """
     template_dir = root / "templates" / name
     if template_dir.exists():
@@ -83,6 +85,7 @@ def write_skin(
             "min_confidence": float(min_confidence),
             "patch_size": settings.patch_size,
             "inset": settings.inset,
+            **({"tile_radius": round(float(tile_radius), 4)} if tile_radius is not None else {}),
         },
         "label_max_distance": dict(sorted(label_max_distance.items())),
         "geometry": {"pitch_range": [round(small * 0.5, 1), round(large * 2.0, 1)]},

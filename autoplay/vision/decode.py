@@ -101,9 +101,7 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
         grid = locate_grid(image, skin)
     templates, template_labels = skin.template_matrix()
     vectors = patch_vectors(cell_patches(image, grid, skin.patch_size, skin.inset))
-    result = classify(
-        vectors, templates, template_labels, skin.max_distance, skin.min_confidence, skin.label_max_distance
-    )
+    result = classify(vectors, templates, template_labels, skin.max_distance, skin.min_confidence, skin.match_limits())
     if not result.readable.all():
         result = retry_unreadable(image, grid, skin, result)
     like_unnamed = result.labels == UNNAMED_MARK

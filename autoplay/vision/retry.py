@@ -111,7 +111,7 @@ def _look_again(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarray, st
             continue
         vectors = patch_vectors(cell_patches(image, moved, skin.patch_size, skin.inset))[cells[todo]]
         again = classify(
-            vectors, templates, template_labels, skin.max_distance, skin.min_confidence, skin.label_max_distance
+            vectors, templates, template_labels, skin.max_distance, skin.min_confidence, skin.match_limits()
         )
         _take_readable((labels, distance, confidence, readable), todo, again)
     todo = np.flatnonzero(~readable)

@@ -68,6 +68,10 @@ class Skin:
     #: Tiles calibration saw but could not name.  They name nothing, but they compete: a cell that looks like
     #: one of them (a 1 when only the 0 is named) is unreadable, never the nearest named label.
     unnamed: list[np.ndarray] = field(default_factory=list)
+    #: How far apart two pictures of one tile of this game may be (RMS): three times the spread live
+    #: calibration measured on the fresh board (``calibrate.tilebook.fresh_radius``); None when not measured.
+    #: With it, no label's limit reaches past half-way to the nearest other tile (:meth:`match_limits`).
+    tile_radius: float | None = None
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -76,6 +80,33 @@ class Skin:
             "min_confidence": self.min_confidence,
             **{f"max_distance[{k}]": v for k, v in self.label_max_distance.items()},
         }
+
+    def match_limits(self) -> dict[str, float]:
+        """Each label's distance limit: ``label_max_distance``, and, when the tile spread was measured, at most
+        half the distance from the label's templates to the nearest template of another tile (never below
+        ``tile_radius``), cached per skin.
+
+        A tile the skin has never seen must stay unreadable, not pass as its nearest neighbour.  A fixed limit
+        cannot promise that: a game drawing faint digits in one grey (19 px) has its 1, 2, 3 and 5 within 0.03
+        of each other, and its unseen 6 lay 0.02 from the 5 the skin knew, inside the usual 0.04; it was read as
+        5 and a move called certain lost.  An unseen tile is about as far from the known ones as they are from
+        each other, so a limit of half their gap turns it away; a game whose pictures vary more than that
+        (kmines draws its tiles over a photograph) keeps the room its measured radius asks for.
+        """
+        cached = self.__dict__.get("_limits")
+        if cached is None:
+            cached = dict(self.label_max_distance)
+            if self.tile_radius is not None:
+                matrix, labels = self.template_matrix()
+                for label in sorted(set(labels.tolist())):
+                    own = labels == label
+                    if own.all():
+                        continue
+                    gap = float(np.sqrt(squared_distances(matrix[own], matrix[~own]).min()))
+                    limit = cached.get(label, self.max_distance)
+                    cached[label] = min(limit, max(gap / 2.0, self.tile_radius))
+            object.__setattr__(self, "_limits", cached)
+        return cached
 
     def labelled_templates(self) -> list[tuple[str, np.ndarray]]:
         """Every template picture with its character; unnamed ones carry :data:`UNNAMED_MARK`.
@@ -197,6 +228,11 @@ def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: 
         mines_by_size=mines_by_size,
         origin=str(data.get("origin", "")),
         unnamed=unnamed,
+        tile_radius=(
+            _bounded(match, "tile_radius", 0.0, source, "match", low=0.0, high=1.0, low_ok=True)
+            if "tile_radius" in match
+            else None
+        ),
     )
 
 
