@@ -5,17 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from autoplay.cli.arguments import non_negative_int, non_negative_seconds, positive_int, positive_seconds
 from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
 
 if TYPE_CHECKING:
-    import numpy as np
-
-    from autoplay.board.model import Board
-    from autoplay.vision.grid import Grid
+    from autoplay.play.proven_open import UnknownInPlay
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -167,18 +163,10 @@ def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any) ->
             current[0] = load_skin(skin.name, home)
             player.decode = vision_decoder(current[0], mines)
 
-    def during_game(
-        game: int,
-        frame: np.ndarray,
-        grid: Grid,
-        board: Board,
-        unknown: list[tuple[int, int]],
-        opened: list[tuple[int, int]],
-        flagged: Collection[tuple[int, int]],
-    ) -> bool:
-        tiles = learn_during_game(frame, grid, board, unknown, opened, flagged)
-        entries = add_learned(home, current[0].name, tiles, game, "during")
-        take(entries, f"game {game}, during it")
+    def during_game(seen: UnknownInPlay) -> bool:
+        tiles = learn_during_game(seen.frame, seen.grid, seen.board, seen.unknown, seen.opened, seen.flagged)
+        entries = add_learned(home, current[0].name, tiles, seen.game, "during")
+        take(entries, f"game {seen.game}, during it")
         return bool(entries)
 
     player.learn_during_game = during_game

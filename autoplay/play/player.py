@@ -49,7 +49,7 @@ from autoplay.play.fresh_looks import (
     with_covered,
     with_unreadable,
 )
-from autoplay.play.proven_open import proven_opened
+from autoplay.play.proven_open import UnknownInPlay, proven_opened
 from autoplay.play.recorder import Recorder
 from autoplay.solver.decide import Decision, Move
 from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
@@ -302,26 +302,6 @@ def shows_all_mines(board: Board, unknown: Collection[tuple[int, int]] = ()) -> 
     return None if board.mines is None else mines_accounted(board, unknown, "lost")
 
 
-class LearnDuringGame(Protocol):
-    """Names unknown tiles of a game under way by the rules and makes the player read them; True if it did.
-
-    Arguments: the game's number, the frame, its grid, the board as decoded (unknown cells hold the
-    decoder's best guesses), the unknown cells, those of them proven opened numbers
-    (:func:`autoplay.play.proven_open.proven_opened`), and the cells the player flagged.
-    """
-
-    def __call__(
-        self,
-        game: int,
-        frame: np.ndarray,
-        grid: Grid,
-        board: Board,
-        unknown: list[tuple[int, int]],
-        opened: list[tuple[int, int]],
-        flagged: Collection[tuple[int, int]],
-    ) -> bool: ...
-
-
 class Player:
     """Plays games on one screen with one mouse; ``play_game`` returns when the game shows won or lost."""
 
@@ -346,8 +326,9 @@ class Player:
         self.in_progress: GameResult | None = None  # the game being played, for a truthful report if it stops
         self.dialogs_closed = 0  # since the last game ended
         self.relocated_for: frozenset[tuple[int, int]] = frozenset()  # unread cells a fresh location was tried for
-        #: ``play --learn``'s naming of unknown tiles while a game goes on (see :class:`LearnDuringGame`).
-        self.learn_during_game: LearnDuringGame | None = None
+        #: ``play --learn``'s naming of unknown tiles while a game goes on: True when it learned some and
+        #: the player now reads them.
+        self.learn_during_game: Callable[[UnknownInPlay], bool] | None = None
 
     # -- screen ---------------------------------------------------------------
     def settle(
@@ -730,7 +711,9 @@ class _GameInProgress:
         if not opened or (evidence[0] <= tried and evidence[1] <= numbers):
             return False
         self.learn_tried = evidence
-        return learn(self.result.game, frame, decoded.grid, decoded.board, unknown, opened, self.result.flagged)
+        return learn(
+            UnknownInPlay(self.result.game, frame, decoded.grid, decoded.board, unknown, opened, self.result.flagged)
+        )
 
     def covered_as_when_fresh(self, frame: np.ndarray, decoded: Any) -> Any:
         """``decoded`` with the unread cells that look exactly as on this game's fresh board read as covered.

@@ -16,10 +16,31 @@ proven by neither: the first cell beside a 0 cannot be a mine, and a dead game o
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from autoplay.board.model import DIGITS, Board, neighbour_table
+from autoplay.vision.grid import Grid
 
 Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class UnknownInPlay:
+    """A frame of a game under way with tiles the skin does not know, as ``play --learn`` gets it.
+
+    ``board`` is the board as decoded (its unknown cells hold the decoder's best guesses), ``unknown`` those
+    cells, ``opened`` the ones :func:`proven_opened` proves opened numbers, ``flagged`` the player's own flags.
+    """
+
+    game: int
+    frame: np.ndarray
+    grid: Grid
+    board: Board
+    unknown: list[Cell]
+    opened: list[Cell]
+    flagged: Collection[Cell]
 
 
 def proven_opened(

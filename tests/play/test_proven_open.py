@@ -48,9 +48,9 @@ def test_the_player_hands_proven_tiles_to_the_learner_and_reads_the_frame_again_
         decoded.unreadable = shown
         return decoded
 
-    def learn(game, frame, grid, board, unread, opened, flagged):
-        calls.append((list(unread), list(opened)))
-        learned.extend(opened)
+    def learn(seen):
+        calls.append((list(seen.unknown), list(seen.opened)))
+        learned.extend(seen.opened)
         return True
 
     player.decode = unknown_until_learned
