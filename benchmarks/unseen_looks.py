@@ -1,6 +1,7 @@
 """Looks nobody tuned for: the README's calibrate-then-play flow on Minesweeper skins drawn at random from a seed.
 
 Usage: PYTHONPATH=. python benchmarks/unseen_looks.py --looks 1 2 3 [--games 20] [--play-tile 24] [--out F.md]
+       PYTHONPATH=. python benchmarks/unseen_looks.py --looks 1 2 3 --record-root DIR --audit-only
 
 autoplay must read games whose look it has never seen, and the real clones at hand are few; each was looked at
 while the code was written, so they can no longer tell whether a rule is general or fitted to them.  This script
@@ -10,7 +11,9 @@ looks unseen by the code can be drawn.  For each look it runs exactly what a use
 --live`` then ``autoplay play --record`` -- on a fresh Xvfb, and judges the result by the game's own record, not by
 the bot's: the clone logs every game's true mine layout and how each game really ended, so every cell read in
 every recorded frame is compared with the truth (not with the bot's own reading of the final board), each game's
-result as the bot saw it with the result the game logged, and every move called certain with the layout.
+result as the bot saw it with the result the game logged, and every move called certain with the layout.  Each
+game's layout is also played again in the simulator from the game's first recorded board: a game that ends there
+otherwise than it did live lost (or won) something to the eyes or the hands.
 """
 
 from __future__ import annotations
@@ -30,10 +33,12 @@ from pathlib import Path
 from new_games import last_line, play_session, run_command  # benchmarks/new_games.py, beside this script
 from report import emit  # benchmarks/report.py, beside this script
 
-from autoplay.board.model import DIGITS, EXPLODED, FLAG, MINE, UNKNOWN_CHARS, neighbour_table
+from autoplay.board.model import DIGITS, EXPLODED, FLAG, MINE, UNKNOWN_CHARS, Board, neighbour_table
 from autoplay.control.window import find_window
 from autoplay.control.xserver import VirtualDisplay
-from autoplay.replay.recording import read_recording
+from autoplay.insight.layout import LaidGame
+from autoplay.replay.recording import Recording, read_recording
+from autoplay.sim.runner import GameSpec, play_out, tracked_solver
 from autoplay.sim.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,6 +94,8 @@ class TruthAudit:
     wrong_certain: list[str] = field(default_factory=list)
     result_mismatches: list[str] = field(default_factory=list)
     misaligned: list[str] = field(default_factory=list)
+    replayed: int = 0  # games replayed in the simulator on the layout the clone dealt
+    replay_differing: list[str] = field(default_factory=list)
 
 
 def truth_of(mines: frozenset[int]) -> tuple[str, ...]:
@@ -132,6 +139,9 @@ def audit_session(recording_dir: Path, clone_log: Path, audit: TruthAudit) -> No
                     audit.wrong_certain.append(
                         f"{recording_dir.name} game {decision.game} {move.action} ({move.row},{move.col})"
                     )
+    first_board = {}
+    for decision in recording.decisions:
+        first_board.setdefault(decision.game, decision.board)
     for game in recording.games:
         if game.game not in result_by_game:
             continue
@@ -139,6 +149,26 @@ def audit_session(recording_dir: Path, clone_log: Path, audit: TruthAudit) -> No
         logged = result_by_game[game.game]
         if game.result in ("won", "lost") and game.result != logged:
             audit.result_mismatches.append(f"{recording_dir.name} game {game.game}: bot {game.result}, game {logged}")
+        if logged in ("won", "lost") and game.game in first_board:
+            # the same layout, played from the same first board by the simulator: vision and hands cost nothing
+            # when it ends as the game logged it (every game counts, lost ones too: the clone logs every layout)
+            won = replay_true_layout(truth_by_game[game.game], first_board[game.game], recording)
+            audit.replayed += 1
+            if won != (logged == "won"):
+                audit.replay_differing.append(
+                    f"{recording_dir.name} game {game.game}: game {logged}, simulated {'won' if won else 'lost'}"
+                )
+
+
+def replay_true_layout(truth: tuple[str, ...], first: Board, recording: Recording) -> bool:
+    """Play the layout ``truth`` in the simulator from the recorded first board on; True when it is won."""
+    game = LaidGame([c == MINE for c in truth], ROWS, COLS, win=recording.rules.win)
+    for index, cell in enumerate(first.cells):
+        if cell in DIGITS:
+            game.reveal(*divmod(index, COLS))
+    spec = GameSpec(ROWS, COLS, MINES, recording.rules, recording.time_limit or 1.0)
+    play_out(game, tracked_solver(game, spec))
+    return game.won
 
 
 class Clone:
@@ -212,8 +242,31 @@ def look_row(run: LookRun, audit: TruthAudit) -> str:
     return (
         f"| {run.look} | exit {run.calibrate_exit}, {run.calibrate_seconds:.0f} s | {first} | {len(ended)} "
         f"| {len(run.stops)} | {wins} ({100 * low:.0f}-{100 * high:.0f}%) | {certain_losses} | {audit.cells} "
-        f"| **{len(audit.misreads)}** | **{len(audit.wrong_certain)}** | {len(audit.result_mismatches)} | {unknown} |"
+        f"| **{len(audit.misreads)}** | **{len(audit.wrong_certain)}** | {len(audit.result_mismatches)} | {unknown} "
+        f"| {audit.replayed - len(audit.replay_differing)} of {audit.replayed} |"
     )
+
+
+def audit_recorded(root: Path, looks: list[int]) -> list[str]:
+    """The audit columns again, for looks already played under ``root`` (``--audit-only``): nothing is played."""
+    rows = [
+        "| look | games audited | cells checked against the game's log | misread | wrong certain moves "
+        "| results unlike the game's | layouts ending as in the simulator |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for look in looks:
+        audit = TruthAudit()
+        folder = root / f"look-{look}"
+        for recording in sorted(folder.glob("session-*[0-9]"), key=lambda p: int(p.name.split("-")[1])):
+            audit_session(recording, folder / f"{recording.name}-clone.jsonl", audit)
+        rows.append(
+            f"| {look} | {audit.games} | {audit.cells} | **{len(audit.misreads)}** | **{len(audit.wrong_certain)}** "
+            f"| {len(audit.result_mismatches)} | {audit.replayed - len(audit.replay_differing)} of {audit.replayed} |"
+        )
+        for label, items in (("misread", audit.misreads), ("layout replay", audit.replay_differing)):
+            if items:
+                print(f"look {look} {label} ({len(items)}): " + "; ".join(items[:5]), file=sys.stderr)
+    return rows
 
 
 def main() -> int:
@@ -224,7 +277,19 @@ def main() -> int:
     ap.add_argument("--play-tile", type=int, help="play at this tile size instead of the look's own")
     ap.add_argument("--record-root", type=Path, help="where everything goes (default: a new temporary folder)")
     ap.add_argument("--out", help="append the markdown report to this file as well")
+    ap.add_argument(
+        "--audit-only", action="store_true", help="play nothing: audit the looks already recorded under --record-root"
+    )
     args = ap.parse_args()
+    if args.audit_only:
+        if args.record_root is None or not args.record_root.is_dir():
+            ap.error("--audit-only needs the --record-root of an earlier run")
+        rows = audit_recorded(args.record_root, args.looks)
+        emit(
+            f"Command: `python benchmarks/unseen_looks.py {' '.join(sys.argv[1:])}`\n\n" + "\n".join(rows) + "\n",
+            args.out,
+        )
+        return 0
     root = args.record_root or Path(tempfile.mkdtemp(prefix="unseen-looks-"))
     root.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
@@ -242,6 +307,7 @@ def main() -> int:
             ("wrong certain move", audit.wrong_certain),
             ("result", audit.result_mismatches),
             ("misaligned", audit.misaligned),
+            ("layout replay", audit.replay_differing),
         ):
             if items:
                 notes.append(f"look {look} {label} ({len(items)}): " + "; ".join(items[:5]))
@@ -253,8 +319,8 @@ def main() -> int:
         "",
         "| look | calibrate --live | to first game | games ended | stops | wins (95% CI) | losses on a certain move "
         "| cells checked against the game's log | misread | wrong certain moves | results unlike the game's "
-        "| most unread cells in a frame |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| most unread cells in a frame | layouts ending as in the simulator |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         *details,
