@@ -134,7 +134,8 @@ def learn_during_game(
     if not unknown or not set(opened) & set(unknown) or board.mines is None:
         return []
     book, ids = _group_by_looks(frame, grid, board, unknown, set(unknown))
-    numbers = {k for rc, k in zip(unknown, ids, strict=True) if rc in set(opened)}
+    proven = set(opened)
+    numbers = {k for rc, k in zip(unknown, ids, strict=True) if rc in proven}
     cluster_of = {rc: k for rc, k in zip(unknown, ids, strict=True) if k in numbers}
     game = _evidence(board, cluster_of, set(unknown), "unfinished", covered_safe=False, obstructed_safe=False)
     naming = name_clusters(Evidence(games=[game]), known={KNOWN_BASE + v: v for v in range(9)})

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import numpy as np
 
 from autoplay.calibrate.cluster import CLUSTER_RADIUS
-from autoplay.vision.classify import squared_distances
+from autoplay.vision.classify import label_gaps, squared_distances
 
 #: Members kept per cluster (crops and vectors) for templates and thresholds.
 KEEP_MEMBERS = 60
@@ -65,16 +65,14 @@ def separation_radius(vectors: np.ndarray, labels: list[str]) -> float:
     >>> separation_radius(vectors[:2], ["2", "2"]) == CLUSTER_RADIUS  # one label: nothing to measure
     True
     """
-    by_label: dict[str, np.ndarray] = {}
-    for label in sorted(set(labels)):
-        mine = vectors[[k for k, name in enumerate(labels) if name == label]]
-        by_label[label] = np.unique(np.round(mine, 3), axis=0)[:SEPARATION_SAMPLE].astype(np.float32)
-    names = sorted(by_label)
-    nearest = 2.0 * CLUSTER_RADIUS
-    for i, first in enumerate(names):
-        for second in names[i + 1 :]:
-            gap = float(np.sqrt(squared_distances(by_label[first], by_label[second]).min()))
-            nearest = min(nearest, gap)
+    names = np.array(labels, dtype="<U1")
+    samples, sample_labels = [], []
+    for label in sorted(set(labels)):  # distinct pictures only, a few per label: enough to find the nearest pair
+        distinct = np.unique(np.round(vectors[names == label], 3), axis=0)[:SEPARATION_SAMPLE]
+        samples.append(distinct.astype(np.float32))
+        sample_labels += [label] * len(distinct)
+    gaps = label_gaps(np.concatenate(samples), np.array(sample_labels, dtype="<U1")) if samples else {}
+    nearest = min(gaps.values(), default=2.0 * CLUSTER_RADIUS)
     return float(np.clip(nearest / 2.0, MIN_RADIUS / 2.0, CLUSTER_RADIUS))
 
 

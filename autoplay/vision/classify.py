@@ -37,6 +37,25 @@ def squared_distances(vectors: np.ndarray, templates: np.ndarray) -> np.ndarray:
     return np.asarray(np.maximum(d2, 0.0) / dim)
 
 
+def label_gaps(vectors: np.ndarray, labels: np.ndarray) -> dict[str, float]:
+    """For each label, the distance (RMS) from its vectors to the nearest vector of another label.
+
+    How close two different tiles of one game come: the scale below which a match says "this tile" and
+    not "some tile near it".  A label alone has no entry.
+
+    >>> import numpy as np
+    >>> gaps = label_gaps(np.array([[0.0, 0.0], [0.1, 0.1], [0.4, 0.4]], np.float32), np.array(["1", "2", "3"]))
+    >>> {k: round(v, 2) for k, v in gaps.items()}
+    {'1': 0.1, '2': 0.1, '3': 0.3}
+    """
+    gaps = {}
+    for label in sorted(set(labels.tolist())):
+        own = labels == label
+        if not own.all():
+            gaps[str(label)] = float(np.sqrt(squared_distances(vectors[own], vectors[~own]).min()))
+    return gaps
+
+
 def per_label_best(d2: np.ndarray, template_labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct labels and, for every vector, its smallest squared distance to each label (N x L)."""
     names, inverse = np.unique(template_labels, return_inverse=True)

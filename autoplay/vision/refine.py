@@ -92,10 +92,6 @@ def refine_grid(image: np.ndarray, grid: Grid, skin: Skin, reach: int = 1) -> Gr
     return Grid(xs, ys)
 
 
-def _fresh_spread_xs(image: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> float:
-    return _fresh_spread(image, xs, ys)
-
-
 def _fresh_spread(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> float:
     """Mean squared distance of every cell to the board's median cell: 0 when each cell shows the same tile."""
     vectors = patch_vectors(cell_patches(image, Grid(xs, ys)))
@@ -113,7 +109,7 @@ def refine_to_fresh(image: np.ndarray, grid: Grid, reach: int = 1) -> Grid:
     height, width = image.shape[:2]
     xs, ys = grid.xs, grid.ys
     for _ in range(2):
-        new_xs = _best_edges(xs, width, partial(_fresh_spread_xs, image, ys), reach)
+        new_xs = _best_edges(xs, width, partial(_fresh_spread, image, ys=ys), reach)
         new_ys = _best_edges(ys, height, partial(_fresh_spread, image, new_xs), reach)
         if np.array_equal(new_xs, xs) and np.array_equal(new_ys, ys):
             break

@@ -20,7 +20,7 @@ from autoplay.board.model import CELL_CHARS
 from autoplay.board.rules import Rules
 from autoplay.errors import UnreadableBoardError, UsageError
 from autoplay.outputs import is_plain_name
-from autoplay.vision.classify import squared_distances
+from autoplay.vision.classify import label_gaps, squared_distances
 from autoplay.vision.counter import CounterSpec, glyph_from_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
 from autoplay.vision.image_io import read_image
@@ -97,14 +97,8 @@ class Skin:
         if cached is None:
             cached = dict(self.label_max_distance)
             if self.tile_radius is not None:
-                matrix, labels = self.template_matrix()
-                for label in sorted(set(labels.tolist())):
-                    own = labels == label
-                    if own.all():
-                        continue
-                    gap = float(np.sqrt(squared_distances(matrix[own], matrix[~own]).min()))
-                    limit = cached.get(label, self.max_distance)
-                    cached[label] = min(limit, max(gap / 2.0, self.tile_radius))
+                for label, gap in label_gaps(*self.template_matrix()).items():
+                    cached[label] = min(cached.get(label, self.max_distance), max(gap / 2.0, self.tile_radius))
             object.__setattr__(self, "_limits", cached)
         return cached
 
