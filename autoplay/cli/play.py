@@ -32,9 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--learn",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="after each game, name the tiles the skin could not read by the rules of the game (from the final "
-        "board) and add them to the skin, logged in calibration/NAME.learned.jsonl (undo: autoplay calibrate "
-        "--forget-learned --name NAME); default: on for a skin made by calibrate --live",
+        help="name the tiles the skin could not read by the rules of the game (during a game when they prove "
+        "the tile an opened number of one value, else from each game's final board) and add them to the skin, "
+        "logged in calibration/NAME.learned.jsonl (undo: autoplay calibrate --forget-learned --name NAME); "
+        "default: on for a skin made by calibrate --live",
     )
     add_window_options(
         p,

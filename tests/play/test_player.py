@@ -614,7 +614,7 @@ def test_a_relocated_grid_of_another_size_is_not_taken_mid_game():
 def test_a_few_new_unread_cells_get_one_fresh_location_and_a_better_one_is_kept():
     """A lattice line a pixel off leaves one column unread (fewer cells than any share of the board): the frame
     is located afresh once for that set of cells, and the grid that reads more is kept for the next frames."""
-    table = FakeTable(seed=3)
+    table = FakeTable(16, 30, 99, seed=3)  # a column of 16 cells: fewer than 5% of the board
     player, _ = make_player(table)
     frame = table.grab()
     good = table.decode(frame, None)
