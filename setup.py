@@ -1,13 +1,76 @@
-"""Build-time mapping of the repository's top-level skin folders into the package.
+"""Build-time code: the shipped skins mapped into the package, and the solver compiled to C where a compiler exists.
 
-Everything else about the build lives in ``pyproject.toml``; only this mapping needs code, because the shipped
-skins stay where users see them (``calibration/``, ``templates/``) and yet must travel inside the wheel as
-``autoplay.skins.calibration`` and ``autoplay.skins.templates``.
+Everything else about the build lives in ``pyproject.toml``.  The shipped skins stay where users see them
+(``calibration/``, ``templates/``) and yet must travel inside the wheel as ``autoplay.skins.calibration`` and
+``autoplay.skins.templates``.  The modules in ``autoplay.compiled.COMPILED_SOURCES`` are compiled with mypyc when
+the build has a C compiler (the extensions are optional: without a compiler, or with ``AUTOPLAY_PURE_PYTHON=1``,
+the same package installs as pure Python and decides exactly alike, only slower); the build records a hash of each
+compiled source so that an edited source is never shadowed by its old compiled copy (see ``autoplay/compiled.py``).
 """
 
-from setuptools import find_packages, setup
+from __future__ import annotations
 
+import json
+import os
+import runpy
+import sys
+from pathlib import Path
+
+from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
 SKIN_FOLDERS = {"autoplay.skins.calibration": "calibration", "autoplay.skins.templates": "templates"}
+_compiled = runpy.run_path(
+    str(HERE / "autoplay" / "compiled.py")
+)  # not imported: autoplay's dependencies may be absent
+SOURCES: tuple[str, ...] = _compiled["COMPILED_SOURCES"]
+RECORD_NAME: str = _compiled["RECORD_NAME"]
+
+
+def compiled_extensions() -> list[Extension]:
+    """mypyc's extensions for the solver, or none (pure Python) when asked or when mypyc cannot type-check them."""
+    if os.environ.get(_compiled["PURE_ENV"]):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        print("autoplay: mypyc is not available; installing the pure-Python solver", file=sys.stderr)
+        return []
+    try:
+        # numpy may be absent from an isolated build environment: its types are then Any, which compiles the same
+        extensions = mypycify(
+            ["--config-file=", "--ignore-missing-imports", *SOURCES], opt_level="3", group_name="autoplay"
+        )
+    except (Exception, SystemExit) as exc:  # a type error mypyc refuses: the source still runs
+        print(f"autoplay: mypyc could not compile the solver ({exc}); installing it as pure Python", file=sys.stderr)
+        return []
+    for extension in extensions:
+        extension.optional = True  # no C compiler: skip it, keep the pure-Python module
+    return extensions
+
+
+class BuildWithRecord(build_ext):
+    """build_ext that writes, beside the package, the hash of every source whose compiled copy it built."""
+
+    def run(self) -> None:
+        super().run()
+        built = {
+            ext.name
+            for ext in self.extensions
+            if Path(self.get_ext_fullpath(ext.name)).is_file() or (HERE / self.get_ext_filename(ext.name)).is_file()
+        }
+        record = {
+            source: _compiled["source_digest"](HERE / source)
+            for source in SOURCES
+            if _compiled["module_name"](source) in built
+        }
+        if len(record) != len(SOURCES):
+            return  # nothing (or not everything) compiled: no record, so the source runs
+        package = HERE / "autoplay" if self.inplace else Path(self.build_lib) / "autoplay"
+        package.mkdir(parents=True, exist_ok=True)
+        (package / RECORD_NAME).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+
 
 setup(
     packages=find_packages(include=["autoplay", "autoplay.*"]) + list(SKIN_FOLDERS),
@@ -17,4 +80,6 @@ setup(
         "autoplay.skins.calibration": ["*.toml"],
         "autoplay.skins.templates": ["*/*.png"],
     },
+    ext_modules=compiled_extensions(),
+    cmdclass={"build_ext": BuildWithRecord},
 )

@@ -7,3 +7,6 @@ The pipeline flows one way: ``board`` (model and text format) <- ``solver``
 """
 
 __version__ = "0.1.0"
+
+# First, before anything imports the solver: a compiled copy older than its source must not run (see the module).
+import autoplay.compiled  # noqa: F401

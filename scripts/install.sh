@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(python3 python3-venv python3-tk xvfb xdotool x11-utils openbox gnome-mines xdemineur chromium sgt-puzzles kmines dbus xbomb)
+APT_PACKAGES=(python3 python3-venv python3-dev gcc python3-tk xvfb xdotool x11-utils openbox gnome-mines xdemineur chromium sgt-puzzles kmines dbus xbomb)
 
 system=1
 for arg in "$@"; do
@@ -59,11 +59,13 @@ if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv with $("$PYTHON" --version)"
   "$PYTHON" -m venv .venv || { echo "install.sh: '$PYTHON -m venv' failed (Debian: apt-get install python3-venv)" >&2; exit 1; }
 fi
-echo "==> installing autoplay and the versions in constraints.txt into .venv"
+echo "==> installing autoplay and the versions in constraints.txt into .venv (compiling the solver takes about a minute)"
 # pip's own messages pass through (a few "location ... is ignored" notes about local package mirrors are dropped);
-# its exit status is kept, so a failed install stops here.
-.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[test,cluster]" \
+# its exit status is kept, so a failed install stops here. PIP_CONSTRAINT pins the build's own tools (mypy compiles
+# the solver) to constraints.txt too; without a C compiler the solver installs as pure Python (setup.py).
+PIP_CONSTRAINT=constraints.txt .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[test,cluster]" \
   2> >(grep -v "is ignored: it is neither a file nor a directory" >&2) ||
   { echo "install.sh: pip could not install autoplay (its error is above)" >&2; exit 1; }
 .venv/bin/python -c "import autoplay, cv2, numpy, mss" || { echo "install.sh: installed, but autoplay does not import" >&2; exit 1; }
+echo "==> $(.venv/bin/autoplay --version)"
 echo "==> ready: 'source .venv/bin/activate' puts autoplay on PATH (or run .venv/bin/autoplay)"

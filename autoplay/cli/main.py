@@ -12,7 +12,7 @@ import argparse
 import importlib
 import sys
 
-from autoplay import __version__
+from autoplay import __version__, compiled
 from autoplay.cli.arguments import OneLineParser, stderr_line
 from autoplay.errors import AutoplayError, ControlError, ExitCode
 
@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         "screen, computes exact mine probabilities and clicks the safest move.",
         epilog="Coordinates are 0-based (row, column) everywhere. Run 'autoplay COMMAND --help' for details.",
     )
-    parser.add_argument("--version", action="version", version=f"autoplay {__version__}")
+    parser.add_argument("--version", action="version", version=f"autoplay {__version__} (solver {compiled.status()})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in COMMANDS:
         importlib.import_module(name).register(sub)

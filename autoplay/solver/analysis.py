@@ -276,6 +276,10 @@ class Outcomes(Mapping[int, Tally]):
         self._tallies[number] = found
         return found
 
+    def joined(self, number: int) -> Tally | None:
+        """The tally after the cell shows ``number``, or None when it cannot (``get`` without a Python frame)."""
+        return self._join(number) if number in self._by_number else None
+
     def numbers(self) -> list[int]:
         """Every number the enumeration found possible, ascending, none of them joined yet (some may be absent)."""
         return list(self._by_number)

@@ -18,7 +18,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
-from operator import add, sub
 
 
 class BudgetExceeded(Exception):
@@ -240,16 +239,25 @@ class _Enumerator:
         before = tuple([fresh if src < 0 else state[src] for src, fresh, _touched in plan])
         touches = self.touches[i]
         for x in range(lo, hi + 1):
-            next_state = tuple(map(sub, before, map(x.__mul__, touches))) if x else before
+            if x:
+                next_state = tuple([need - x * t for need, t in zip(before, touches)])
+            else:
+                next_state = before
             below = self._solve(i + 1, next_state)
             if not below:
                 continue
             ways = comb(size, x)
             shift = x * step
             for m, vec in below.items():
-                new = list(map(ways.__mul__, vec)) if ways != 1 else list(vec)
+                if ways != 1:
+                    new = [ways * v for v in vec]
+                else:
+                    new = list(vec)
                 new.insert(1, new[0] * x)
                 acc = out.get(m + shift)
-                out[m + shift] = new if acc is None else list(map(add, acc, new))
+                if acc is None:
+                    out[m + shift] = new
+                else:
+                    out[m + shift] = [a + v for a, v in zip(acc, new)]
         self.memo[key] = out
         return out

@@ -7,7 +7,10 @@ for free, then tries each undetermined cell, splits the layouts by the number
 it would show, and recurses.  The value of a position is the exact chance of
 winning with best play.  Cells are tried safest first and a cell whose safety
 cannot beat the best value found is never expanded, which prunes most of the
-tree.  A node budget bounds the rest, so whether a search completes does not
+tree.  Positions are remembered by their layouts and the revealed cells that could
+still show something new (those beside an undetermined cell): a cell whose number
+is the same in every layout left tells nothing, so positions differing only in
+such cells are searched once.  A node budget bounds the rest, so whether a search completes does not
 depend on the machine's load (simulated games replay identically anywhere);
 the deadline is the safety net for slow machines.
 """
@@ -15,9 +18,7 @@ the deadline is the safety net for slow machines.
 from __future__ import annotations
 
 import time
-from functools import reduce
 from itertools import combinations
-from operator import and_, or_
 
 from autoplay.board.model import neighbour_table
 from autoplay.solver.position import Position
@@ -115,6 +116,21 @@ class EndgameSearch:
     def _value(self, layouts: tuple[int, ...], revealed: int, root: bool = False) -> tuple[float, int]:
         if len(layouts) == 1 and not root:
             return 1.0, -1
+        union = 0
+        inter = self.all_bits
+        for s in layouts:
+            union |= s
+            inter &= s
+        undetermined = union & ~inter
+        # a revealed cell matters only while it could still show something new: with no undetermined
+        # neighbour its number is known in every layout left, so positions differing only there are one
+        relevant = 0
+        rest = undetermined
+        while rest:
+            low = rest & -rest
+            relevant |= self.around[low.bit_length() - 1]
+            rest ^= low
+        revealed &= relevant
         key = (layouts, revealed)
         if not root:
             known = self.memo.get(key)
@@ -123,10 +139,7 @@ class EndgameSearch:
         self.nodes += 1
         if self.nodes > self.max_nodes or (self.nodes % self.CHECK_EVERY == 0 and time.perf_counter() > self.deadline):
             raise SearchTimeout
-        union = reduce(or_, layouts, 0)
-        inter = reduce(and_, layouts, self.all_bits)
-        undetermined = union & ~inter
-        free = self.all_bits & ~union & ~revealed  # safe in every layout and not yet revealed
+        free = relevant & ~union & ~revealed  # safe in every layout, not yet revealed, and able to tell something
         if free and not root:
             value = self._reveal_free(layouts, revealed, free, undetermined)
             self.memo[key] = value
@@ -134,12 +147,16 @@ class EndgameSearch:
         if not undetermined:
             return 1.0, -1
         total = len(layouts)
-        mine_counts = []
+        mine_counts: list[tuple[int, int]] = []
         rest = undetermined
         while rest:  # lowest bit first, as the cell order of ties
             b = rest & -rest
             k = b.bit_length() - 1
-            mine_counts.append((sum(map(b.__and__, layouts)) >> k, k))
+            mined = 0
+            for s in layouts:
+                if s & b:
+                    mined += 1
+            mine_counts.append((mined, k))
             rest ^= b
         mine_counts.sort()
         best, best_cell = -1.0, mine_counts[0][1]
@@ -152,7 +169,12 @@ class EndgameSearch:
             b = 1 << k
             for s in layouts:
                 if not s & b:
-                    parts.setdefault((s & around).bit_count(), []).append(s)
+                    seen = (s & around).bit_count()
+                    part = parts.get(seen)
+                    if part is None:
+                        parts[seen] = [s]
+                    else:
+                        part.append(s)
             # each part is worth at most its size: stop once the rest cannot lift this cell above the best
             won = 0.0
             left = total - mined
@@ -175,7 +197,7 @@ class EndgameSearch:
         are skipped and cells seeing the same ones are read once: the split of the layouts is the same.
         """
         around = self.around
-        seen = set()
+        seen: set[int] = set()
         rest = free
         while rest:
             low = rest & -rest
@@ -183,15 +205,30 @@ class EndgameSearch:
             rest ^= low
         seen.discard(0)
         masks = sorted(seen)
-        parts: dict[object, list[int]] = {}
-        if len(masks) == 1:  # the common case: one key per layout without building a tuple
-            (mask,) = masks
-            for s in layouts:
-                parts.setdefault((s & mask).bit_count(), []).append(s)
-        else:
-            for s in layouts:
-                parts.setdefault(tuple([(s & m).bit_count() for m in masks]), []).append(s)
         now = revealed | free
+        won = 0.0
+        if len(masks) == 1:  # the common case: one key per layout without building a tuple
+            mask = masks[0]
+            parts: dict[int, list[int]] = {}
+            for s in layouts:
+                n = (s & mask).bit_count()
+                part = parts.get(n)
+                if part is None:
+                    parts[n] = [s]
+                else:
+                    part.append(s)
+            groups = list(parts.values())
+        else:
+            tparts: dict[tuple[int, ...], list[int]] = {}
+            for s in layouts:
+                key = tuple([(s & m).bit_count() for m in masks])
+                tpart = tparts.get(key)
+                if tpart is None:
+                    tparts[key] = [s]
+                else:
+                    tpart.append(s)
+            groups = list(tparts.values())
         # a part of one layout is won outright (what _value says of it, without the call)
-        value = self._value
-        return sum(1.0 if len(p) == 1 else len(p) * value(tuple(p), now)[0] for p in parts.values()) / len(layouts)
+        for p in groups:
+            won += 1.0 if len(p) == 1 else len(p) * self._value(tuple(p), now)[0]
+        return won / len(layouts)

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
@@ -300,7 +299,8 @@ def _look_ahead(
     # exact sum, as reducing Fractions at every step gave, without a gcd of huge counts at every step.
     whole = analysis.solutions
     opening = 0  # layouts of the outcomes that make some cell certainly safe
-    risky = Fraction(0)  # layouts of the others, each times its chance of surviving the next move
+    # layouts of the others, each times its chance of surviving the next move: risky / 2**shift exactly
+    risky, shift = 0, 0
     cells_opened = 0
     seen = 0
     safety = 1.0 - p_mine
@@ -309,7 +309,7 @@ def _look_ahead(
     try:
         outcomes = reveal_outcomes(pos, mines, index, deadline=deadline)
         for value in outcomes.numbers():  # ascending; a number the join rules out is skipped
-            after = outcomes.get(value)  # joined only now, so numbers after a cut cost nothing
+            after = outcomes.joined(value)  # joined only now, so numbers after a cut cost nothing
             if after is None:
                 continue
             opened = after.safe_cell_count()
@@ -317,11 +317,15 @@ def _look_ahead(
                 opening += after.solutions
                 cells_opened += after.solutions * opened
             else:
-                risky += after.solutions * Fraction(1 - after.lowest_probability())
+                survive, power = (1 - after.lowest_probability()).as_integer_ratio()  # power: a power of two
+                grow = power.bit_length() - 1 - shift
+                if grow > 0:
+                    risky, shift = risky << grow, shift + grow
+                risky += (after.solutions * survive) << (shift - power.bit_length() + 1)
             if beat is not None:
                 seen += after.solutions
                 ceiling = (
-                    _ratio(opening + risky, whole)
+                    _ratio(opening, risky, shift, whole)
                     + PROGRESS_BONUS * (opening / whole)
                     + (1 + PROGRESS_BONUS) * (safety - seen / whole)
                 )
@@ -329,9 +333,13 @@ def _look_ahead(
                     break
     except BudgetExceeded:
         return None
-    return Scored(index, 1.0 - p_mine, _ratio(opening + risky, whole), opening / whole, cells_opened / whole)
+    return Scored(index, 1.0 - p_mine, _ratio(opening, risky, shift, whole), opening / whole, cells_opened / whole)
 
 
-def _ratio(part: Fraction, whole: int) -> float:
-    """``part / whole`` correctly rounded (``part`` has a power-of-two denominator: no gcd needed)."""
-    return part.numerator / (part.denominator * whole)
+def _ratio(opening: int, risky: int, shift: int, whole: int) -> float:
+    """``(opening + risky / 2**shift) / whole``, correctly rounded (Python's int division rounds exactly).
+
+    >>> _ratio(1, 3, 2, 2)  # (1 + 3/4) / 2
+    0.875
+    """
+    return ((opening << shift) + risky) / (whole << shift)

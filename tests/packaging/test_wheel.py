@@ -6,6 +6,7 @@ Every command is the installed console script, run from a folder with no ``calib
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import shutil
 import zipfile
@@ -13,6 +14,8 @@ from pathlib import Path
 
 from autoplay import __version__
 from autoplay.board import read_board
+from autoplay.compiled import COMPILED, COMPILED_SOURCES, RECORD_NAME
+from tests.packaging.compiler import can_compile
 from tests.packaging.wheel import REPO, InstalledWheel
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -35,11 +38,26 @@ def test_wheel_carries_the_skins_the_types_marker_and_the_licence(installed_whee
 
 def test_installed_package_is_the_wheel_not_the_checkout(installed_wheel: InstalledWheel) -> None:
     proc = installed_wheel.run("--version")
-    assert proc.returncode == 0 and proc.stdout.strip() == f"autoplay {__version__}"
+    assert proc.returncode == 0 and proc.stdout.strip().startswith(f"autoplay {__version__} (solver ")
     where = installed_wheel.python(
         "import autoplay, autoplay.vision.skin_home as h; print(autoplay.__file__); print(h.shipped_home())"
     ).split()
     assert all(Path(p).is_relative_to(installed_wheel.site_packages()) for p in where), where
+
+
+def test_the_wheel_carries_the_compiled_solver_where_a_c_compiler_exists(installed_wheel: InstalledWheel) -> None:
+    names = set(zipfile.ZipFile(installed_wheel.wheel).namelist())
+    extensions = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    built = sorted(n for n in names if n.startswith("autoplay/") and n.endswith(extensions))
+    version = installed_wheel.run("--version").stdout.strip()
+    if can_compile():
+        assert len(built) == len(COMPILED_SOURCES), built
+        assert f"autoplay/{RECORD_NAME}" in names
+        assert version.endswith(f"(solver {COMPILED})")
+        where = installed_wheel.python("import autoplay.solver.endgame as e; print(e.__file__)")
+        assert where.endswith(extensions) and Path(where).is_relative_to(installed_wheel.site_packages())
+    else:  # the same package, pure Python: it still installs and plays
+        assert not built and version.endswith("(solver pure Python: not compiled)")
 
 
 def test_installed_solve_on_a_board_file(installed_wheel: InstalledWheel) -> None:

@@ -15,9 +15,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-#: What the wheel is built from: everything but local state (a stale build/ would leak deleted files into it).
+#: What the wheel is built from: everything but local state (a stale build/ would leak deleted files into it, and
+#: the editable install's compiled solver would stand in for the one the wheel build must make itself).
 _NOT_SOURCES = shutil.ignore_patterns(
-    ".git", ".venv", "build", "dist", "*.egg-info", "runs", "__pycache__", ".*_cache", "replay-out"
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "runs",
+    "__pycache__",
+    ".*_cache",
+    "replay-out",
+    "*.so",
+    "*.pyd",
+    "compiled-sources.json",
 )
 
 
@@ -82,6 +94,8 @@ def build_and_install(base: Path) -> InstalledWheel:
 
 
 def _check(cmd: list[str]) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    # the build's own tools (mypy, which compiles the solver) at the versions of constraints.txt, as install.sh has it
+    env = {**os.environ, "PIP_CONSTRAINT": str(REPO / "constraints.txt")}
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
     if proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd[:5])} ... failed ({proc.returncode}):\n{proc.stderr[-3000:]}")

@@ -94,7 +94,8 @@ def test_three_move_survival_matches_brute_force():
 
 
 def test_deeper_pick_keeps_the_leader_unless_close_and_better():
+    pos = read_position(Board.from_text("1?\n??"))  # never searched: the scores alone decide here
     far = [Scored(1, 0.9, 0.9, 0.5), Scored(2, 0.8, 0.7, 0.1)]
-    assert deeper_pick(None, 1, 10, far, time.perf_counter() + 1, _candidates) is None  # 0.95 vs 0.71: not close
+    assert deeper_pick(pos, 1, 10, far, time.perf_counter() + 1, _candidates) is None  # 0.95 vs 0.71: not close
     unscored = [Scored(1, 0.9, 0.9, 0.5), Scored(2, 0.8)]
-    assert deeper_pick(None, 1, 10, unscored, time.perf_counter() + 1, _candidates) is None
+    assert deeper_pick(pos, 1, 10, unscored, time.perf_counter() + 1, _candidates) is None

@@ -69,3 +69,20 @@ def test_search_gives_up_past_its_node_budget_whatever_the_clock_says():
     pos = read_position(board)
     with pytest.raises(SearchTimeout):
         EndgameSearch(pos, time.perf_counter() + 10, max_nodes=1).best_move(list_layouts(pos, 2))
+
+
+def test_positions_differing_only_in_cells_that_can_tell_nothing_are_searched_once():
+    # one mine at (0,0) or (0,2) beside the 1, the other somewhere in (0,3)-(0,6).  Keep the layouts with the
+    # mines at (0,0) and at (0,5) or (0,6): (0,2) is then safe and shows 1 in all of them, so whether it has
+    # been revealed cannot change the value, and the search must not count that position twice.
+    board = Board.from_rows([".1....."], mines=2)
+    pos = read_position(board)
+    search = EndgameSearch(pos, time.perf_counter() + 10)
+    bit = {j: 1 << k for k, j in enumerate(pos.unknown)}
+    layouts = tuple(s for s in list_layouts(pos, 2) if s & bit[0] and s & (bit[5] | bit[6]))
+    assert len(layouts) == 2
+    fresh, _ = search._value(layouts, 0)
+    nodes = search.nodes
+    again, _ = search._value(layouts, bit[2])
+    assert again == fresh == 1.0  # (0,4) is safe in both and its number tells them apart
+    assert search.nodes == nodes  # a memo hit, not a second search
