@@ -147,15 +147,30 @@ class EndgameSearch:
         if not undetermined:
             return 1.0, -1
         total = len(layouts)
+        # how many layouts hold a mine in each undetermined cell, for all cells at once: bit planes of a
+        # binary counter per cell (plane i holds bit i of every cell's count), so adding a layout costs a
+        # carry chain of about two steps instead of one step per cell
+        planes: list[int] = []
+        for s in layouts:
+            carry = s & undetermined
+            i = 0
+            while carry:
+                if i == len(planes):
+                    planes.append(carry)
+                    break
+                plane = planes[i]
+                planes[i] = plane ^ carry
+                carry &= plane
+                i += 1
         mine_counts: list[tuple[int, int]] = []
         rest = undetermined
         while rest:  # lowest bit first, as the cell order of ties
             b = rest & -rest
             k = b.bit_length() - 1
             mined = 0
-            for s in layouts:
-                if s & b:
-                    mined += 1
+            for i, plane in enumerate(planes):
+                if plane & b:
+                    mined += 1 << i
             mine_counts.append((mined, k))
             rest ^= b
         mine_counts.sort()
@@ -207,7 +222,7 @@ class EndgameSearch:
         masks = sorted(seen)
         now = revealed | free
         won = 0.0
-        if len(masks) == 1:  # the common case: one key per layout without building a tuple
+        if len(masks) == 1:  # the common case: the number of one cell (or of several that see the same cells)
             mask = masks[0]
             parts: dict[int, list[int]] = {}
             for s in layouts:
@@ -217,17 +232,18 @@ class EndgameSearch:
                     parts[n] = [s]
                 else:
                     part.append(s)
-            groups = list(parts.values())
-        else:
-            tparts: dict[tuple[int, ...], list[int]] = {}
+        else:  # the numbers of several cells, packed four bits each into one int (a number is at most 8)
+            parts = {}
             for s in layouts:
-                key = tuple([(s & m).bit_count() for m in masks])
-                tpart = tparts.get(key)
-                if tpart is None:
-                    tparts[key] = [s]
+                key = 0
+                for m in masks:
+                    key = (key << 4) | (s & m).bit_count()
+                part = parts.get(key)
+                if part is None:
+                    parts[key] = [s]
                 else:
-                    tpart.append(s)
-            groups = list(tparts.values())
+                    part.append(s)
+        groups = list(parts.values())
         # a part of one layout is won outright (what _value says of it, without the call)
         for p in groups:
             won += 1.0 if len(p) == 1 else len(p) * self._value(tuple(p), now)[0]
