@@ -1,7 +1,7 @@
 """Speed of the solver on expert games: games per CPU-second and time per decision, optionally against another tree.
 
 Usage: python benchmarks/solver_speed.py [--games 300] [--seed 1] [--rule safe] [--time-limit 1.0]
-                                         [--repeats 7] [--baseline DIR]
+                                         [--repeats 7] [--baseline DIR] [--also-pure]
 
 Plays the same seeded expert games as ``benchmarks/win_rates.py`` three ways, in one process:
 
@@ -15,7 +15,8 @@ Plays the same seeded expert games as ``benchmarks/win_rates.py`` three ways, in
 With ``--repeats`` (or ``--baseline``) each repeat runs in a fresh process, so no repeat inherits
 another's caches; with ``--baseline DIR`` (a checkout of another commit, e.g. made with ``git worktree
 add`` or ``git archive``) every repeat plays the same games with that tree's ``autoplay`` and with this
-one, alternately, so both see the same machine load.  Reported: the median over repeats with a
+one, alternately, so both see the same machine load; ``--also-pure`` adds this tree run as pure Python
+(``AUTOPLAY_PURE_PYTHON=1``), which measures what compiling the solver alone is worth.  Reported: the median over repeats with a
 distribution-free interval (95%, or the whole range when there are too few repeats for 95%: at least 6
 are needed), and the ratio of medians.
 
@@ -110,6 +111,15 @@ def line(name: str, values: list[float]) -> str:
     return f"| {name} | {len(ms)} | {percentile(ms, 50):.2f} ms | {percentile(ms, 99):.1f} ms | {max(ms):.1f} ms |"
 
 
+def solver_kind() -> str:
+    """Whether this process's solver runs compiled (``autoplay --version`` says the same)."""
+    try:
+        from autoplay.compiled import status
+    except ImportError:  # a tree from before the solver was compiled
+        return "pure Python: no compiled build"
+    return status()
+
+
 def measure(spec: GameSpec, games: int, seed: int) -> dict:
     """One repeat: the simulator pass and the front-door pass, as numbers."""
     outcomes, wall, cpu = simulated(spec, games, seed)
@@ -126,6 +136,7 @@ def measure(spec: GameSpec, games: int, seed: int) -> dict:
         "door_p99_ms": percentile(every, 99) * 1000,
         "decisions": len(every),
         "differ": differ,
+        "solver": solver_kind(),
     }
 
 
@@ -138,14 +149,18 @@ def repeated(args: argparse.Namespace) -> int:
     """Each repeat in a fresh process, alternating the baseline tree and this one; a table of medians."""
     from autoplay.sim.stats import median_interval  # this tree's: a baseline's workers need not have it
 
-    trees = ([("baseline", str(Path(args.baseline).resolve()))] if args.baseline else []) + [("this tree", str(HERE))]
+    pure = {"AUTOPLAY_PURE_PYTHON": "1"}
+    trees = [("baseline", str(Path(args.baseline).resolve()), {})] if args.baseline else []
+    trees += [("this tree, pure Python", str(HERE), pure)] if args.also_pure else []
+    trees += [("this tree", str(HERE), {})]
     common = ["--worker", f"--games={args.games}", f"--seed={args.seed}", f"--rule={args.rule}"]
     common.append(f"--time-limit={args.time_limit}")
-    runs: dict[str, list[dict]] = {name: [] for name, _ in trees}
+    runs: dict[str, list[dict]] = {name: [] for name, _, _ in trees}
     for repeat in range(args.repeats):
-        for name, tree in trees:
+        for name, tree, extra in trees:
             command = [sys.executable, "-c", _BOOT, tree, str(Path(__file__).resolve()), *common]
-            done = subprocess.run(command, capture_output=True, text=True, check=True, env=dict(os.environ))
+            environment = {k: v for k, v in os.environ.items() if k != "AUTOPLAY_PURE_PYTHON"} | extra
+            done = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
             runs[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
             print(
                 f"repeat {repeat + 1}/{args.repeats} {name}: {runs[name][-1]['sim_cpu']:.1f} games/CPU-s",
@@ -164,12 +179,12 @@ def repeated(args: argparse.Namespace) -> int:
     )
     print()
     print(
-        "| tree | games won | simulator games/CPU-s, median [interval] | front door games/CPU-s | "
+        "| tree | solver | games won | simulator games/CPU-s, median [interval] | front door games/CPU-s | "
         "front-door decision median / p99 (CPU) | games the two paths ended differently (time limit) |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     medians = {}
-    for name, _tree in trees:
+    for name, _tree, _extra in trees:
         rows = runs[name]
         sim = [r["sim_cpu"] for r in rows]
         door = [r["door_cpu"] for r in rows]
@@ -178,17 +193,18 @@ def repeated(args: argparse.Namespace) -> int:
         medians[name] = (percentile(sim, 50), percentile(door, 50))
         won = sorted({r["won"] for r in rows})
         differ = sum(r["differ"] for r in rows)
+        kinds = "/".join(sorted({r["solver"] for r in rows}))
         print(
-            f"| {name} | {'/'.join(map(str, won))} | **{medians[name][0]:.1f}** [{lo:.1f}, {hi:.1f}] | "
+            f"| {name} | {kinds} | {'/'.join(map(str, won))} | **{medians[name][0]:.1f}** [{lo:.1f}, {hi:.1f}] | "
             f"{medians[name][1]:.1f} [{dlo:.1f}, {dhi:.1f}] | "
             f"{percentile([r['door_median_ms'] for r in rows], 50):.3f} ms / "
             f"{percentile([r['door_p99_ms'] for r in rows], 50):.2f} ms | {differ} |"
         )
-    if args.baseline:
-        print()
+    print()
+    for name, _tree, _extra in trees[:-1]:
         print(
-            f"Ratio of medians, this tree / baseline: simulator **{medians['this tree'][0] / medians['baseline'][0]:.2f}x**"
-            f", front door {medians['this tree'][1] / medians['baseline'][1]:.2f}x."
+            f"Ratio of medians, this tree / {name}: simulator **{medians['this tree'][0] / medians[name][0]:.2f}x**"
+            f", front door {medians['this tree'][1] / medians[name][1]:.2f}x.  "
         )
     return 0
 
@@ -201,13 +217,16 @@ def main() -> int:
     ap.add_argument("--time-limit", type=float, default=1.0)
     ap.add_argument("--repeats", type=int, default=1, help="fresh-process repeats (the median is reported)")
     ap.add_argument("--baseline", help="a checkout of another commit to measure alternately with this one")
+    ap.add_argument(
+        "--also-pure", action="store_true", help="also measure this tree with AUTOPLAY_PURE_PYTHON=1 (its source)"
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     spec = spec_of(args)
     if args.worker:
         print(json.dumps(measure(spec, args.games, args.seed)))
         return 0
-    if args.repeats > 1 or args.baseline:
+    if args.repeats > 1 or args.baseline or args.also_pure:
         return repeated(args)
     outcomes, wall, cpu = simulated(spec, args.games, args.seed)
     clear_component_cache()  # the front door starts as cold as the simulator did
@@ -216,7 +235,8 @@ def main() -> int:
     every = [t for ts in times.values() for t in ts]
     print(f"Command: `python benchmarks/solver_speed.py {' '.join(sys.argv[1:])}`  ")
     print(
-        f"Python {platform.python_version()}, one process; expert 30x16/99, first click {args.rule}, seed {args.seed}.  "
+        f"Python {platform.python_version()}, one process, solver {solver_kind()}; expert 30x16/99, first click "
+        f"{args.rule}, seed {args.seed}.  "
     )
     print(
         f"{args.games} games, {sum(outcomes)} won. Simulator path: **{args.games / cpu:.1f} games per CPU-second**, "

@@ -11,6 +11,8 @@ hands out is the one :func:`read_position` would read from the same board
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
+
 from autoplay.board.model import neighbour_table
 from autoplay.solver.position import Constraint, Position, useful_constraints
 
@@ -22,7 +24,9 @@ class PositionTracker:
         self.rows, self.cols = rows, cols
         self._nbrs = neighbour_table(rows, cols)
         self._unknown = set(range(rows * cols))
-        self._mines: set[int] = set()
+        #: the same cells kept in order, so a position need not sort hundreds of cells at every decision
+        self._unknown_order = list(range(rows * cols))
+        self._mines: list[int] = []
         #: flags around each cell, kept as flags are placed so a refresh need not count them
         self._mines_around = [0] * (rows * cols)
         self._numbers: dict[int, int] = {}
@@ -37,8 +41,11 @@ class PositionTracker:
         """
         unknown, numbers, nbrs = self._unknown, self._numbers, self._nbrs
         touched: set[int] = set()
+        order = self._unknown_order
         for index, number in opened:
-            unknown.discard(index)
+            if index in unknown:
+                unknown.discard(index)
+                del order[bisect_left(order, index)]
             numbers[index] = number
             touched.add(index)
             touched.update(nbrs[index])
@@ -46,7 +53,8 @@ class PositionTracker:
         for index in flagged:
             if index in unknown:
                 unknown.discard(index)
-                self._mines.add(index)
+                del order[bisect_left(order, index)]
+                insort(self._mines, index)
                 touched.update(nbrs[index])
                 for j in nbrs[index]:
                     mines_around[j] += 1
@@ -60,8 +68,8 @@ class PositionTracker:
         return Position(
             self.rows,
             self.cols,
-            tuple(sorted(self._unknown)),
-            tuple(sorted(self._mines)),
+            tuple(self._unknown_order),
+            tuple(self._mines),
             useful_constraints(constraints, self.cols),
         )
 
