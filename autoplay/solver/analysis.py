@@ -254,7 +254,55 @@ class Outcomes(Mapping[int, Tally]):
         self._by_number = by_number
         self._deadline = deadline
         self._kept: tuple[list[list[int]], list[int]] | None = None
+        self._kept_supports: list[int] | None = None
         self._tallies: dict[int, Tally | None] = {}
+
+    def safe_cells(self, number: int) -> tuple[int, int] | None:
+        """(layouts, certainly safe cells) after the cell shows ``number``, or None when it cannot.
+
+        What the guess look-ahead reads first; it asks for the full join (:meth:`joined`) only where no
+        cell is safe, to read the lowest probability.  Every count is a sum of products of non-negative
+        integers, so whether a cell's share is zero depends only on which counts are non-zero: that is
+        worked out on bitmasks of the non-zero places (:func:`_support`), without one product of the
+        huge counts; only the number of layouts needs one exact sum.  Equal to the joined tally's
+        ``solutions`` and ``safe_cell_count()`` (``tests/solver/test_reveal_outcomes.py``).
+        """
+        if number not in self._by_number:
+            return None
+        done = self._tallies.get(number)
+        if done is not None:
+            return done.solutions, done.safe_cell_count()
+        if number in self._tallies:
+            return None
+        count = self._by_number[number]
+        if self._kept is None:
+            self._kept = _leave_one_out([c.totals for c in self._counts], self._deadline)
+        kept_apart, kept_all = self._kept
+        if self._kept_supports is None:
+            self._kept_supports = [_support(e) for e in kept_apart]
+        full = _convolve(kept_all, count.totals)
+        n_off = len(self._off)
+        room = _room(n_off, self._left, len(full))
+        total = sum([w * r for w, r in zip(full, room) if w and r])
+        if total == 0:
+            return None
+        room_support = _support(room)
+        mine_support = _support(count.totals)
+        others = [_sumset(e, mine_support) for e in self._kept_supports] + [_support(kept_all)]
+        safe = 0
+        for i, component in enumerate([*self._counts, count]):
+            _check(self._deadline)
+            # places m where the rest of the board can hold the other mines: some k with others[k] and room[m+k]
+            live = 0
+            for m in range(len(component.totals)):
+                if (others[i] << m) & room_support:
+                    live |= 1 << m
+            for cells, per_m in zip(component.groups, component.group_mines):
+                if not _support(per_m) & live:
+                    safe += len(cells)
+        if n_off and not _support(full) & _support(_room(n_off - 1, self._left - 1, len(full))):
+            safe += n_off
+        return total, safe
 
     def _join(self, number: int) -> Tally | None:
         if number in self._tallies:
@@ -508,6 +556,33 @@ def _global(
         off_share = (sum(map(mul, full, _room(n_off - 1, left - 1, len(full)))), total)
         shares.append((off, *off_share))
     return shares, total, weights, off_share
+
+
+def _support(values: Sequence[int]) -> int:
+    """Bit m set where ``values[m]`` is not zero.
+
+    >>> bin(_support([0, 5, 0, 2]))
+    '0b1010'
+    """
+    mask = 0
+    for m, v in enumerate(values):
+        if v:
+            mask |= 1 << m
+    return mask
+
+
+def _sumset(a: int, b: int) -> int:
+    """The non-zero places of a convolution, from those of its two factors (non-negative, so none cancel).
+
+    >>> bin(_sumset(0b101, 0b11))  # {0, 2} + {0, 1}
+    '0b1111'
+    """
+    out = 0
+    while a:
+        low = a & -a
+        out |= b << (low.bit_length() - 1)
+        a ^= low
+    return out
 
 
 def _count_mismatch(pos: Position, dists: Sequence[Sequence[int]], n_off: int, left: int) -> ContradictionError:

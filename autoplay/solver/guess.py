@@ -309,21 +309,23 @@ def _look_ahead(
     try:
         outcomes = reveal_outcomes(pos, mines, index, deadline=deadline)
         for value in outcomes.numbers():  # ascending; a number the join rules out is skipped
-            after = outcomes.joined(value)  # joined only now, so numbers after a cut cost nothing
-            if after is None:
+            found = outcomes.safe_cells(value)  # counted only now, so numbers after a cut cost nothing
+            if found is None:
                 continue
-            opened = after.safe_cell_count()
+            solutions, opened = found
             if opened:
-                opening += after.solutions
-                cells_opened += after.solutions * opened
-            else:
+                opening += solutions
+                cells_opened += solutions * opened
+            else:  # the chance of surviving the next move: the full join, for the lowest probability
+                after = outcomes.joined(value)
+                assert after is not None and after.solutions == solutions
                 survive, power = (1 - after.lowest_probability()).as_integer_ratio()  # power: a power of two
                 grow = power.bit_length() - 1 - shift
                 if grow > 0:
                     risky, shift = risky << grow, shift + grow
-                risky += (after.solutions * survive) << (shift - power.bit_length() + 1)
+                risky += (solutions * survive) << (shift - power.bit_length() + 1)
             if beat is not None:
-                seen += after.solutions
+                seen += solutions
                 ceiling = (
                     _ratio(opening, risky, shift, whole)
                     + PROGRESS_BONUS * (opening / whole)

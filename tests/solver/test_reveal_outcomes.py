@@ -40,6 +40,26 @@ def test_outcomes_equal_a_fresh_count_of_every_number():
     assert compared > 100
 
 
+def test_safe_cells_without_the_join_equal_the_joined_tally():
+    """The look-ahead's shortcut (no products of counts) finds the same layouts and safe cells as the full join."""
+    rng = random.Random(11)
+    compared = with_safe = 0
+    for _ in range(200):
+        board = random_position(rng, flags=rng.random() < 0.5)
+        pos = read_position(board)
+        clear_component_cache()
+        index = rng.choice(pos.unknown)
+        fast = reveal_outcomes(pos, board.mines, index)  # asked first, so it cannot reuse a joined tally
+        slow = reveal_outcomes(pos, board.mines, index)
+        for value in range(9):
+            joined = slow.joined(value)
+            expected = None if joined is None else (joined.solutions, joined.safe_cell_count())
+            assert fast.safe_cells(value) == expected, (board.to_text(), index, value)
+            compared += expected is not None
+            with_safe += expected is not None and expected[1] > 0
+    assert compared > 100 and with_safe > 20
+
+
 def test_watched_counts_add_up_to_the_plain_count():
     # a 1-2-1 line: cells a b c d e over the numbers; watch b and c
     constraints = [((0, 1, 2), 1), ((1, 2, 3), 2), ((2, 3, 4), 1)]
