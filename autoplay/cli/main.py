@@ -33,6 +33,14 @@ COMMANDS = [
 ]
 
 
+class _PrintVersion(argparse.Action):
+    """``--version`` as one line, however long: argparse's own action wraps it to the terminal's width."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
+        print(f"autoplay {__version__} (solver {compiled.status()})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="autoplay",
@@ -40,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
         "screen, computes exact mine probabilities and clicks the safest move.",
         epilog="Coordinates are 0-based (row, column) everywhere. Run 'autoplay COMMAND --help' for details.",
     )
-    parser.add_argument("--version", action="version", version=f"autoplay {__version__} (solver {compiled.status()})")
+    parser.add_argument(
+        "--version", action=_PrintVersion, nargs=0, help="show the version and whether the solver runs compiled"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in COMMANDS:
         importlib.import_module(name).register(sub)

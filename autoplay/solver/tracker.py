@@ -23,13 +23,18 @@ class PositionTracker:
     def __init__(self, rows: int, cols: int):
         self.rows, self.cols = rows, cols
         self._nbrs = neighbour_table(rows, cols)
-        self._unknown = set(range(rows * cols))
-        #: the same cells kept in order, so a position need not sort hundreds of cells at every decision
+        # per cell, indexed by flat index (lists, not sets: the compiled solver reads them without boxing ints)
+        self._is_unknown = [True] * (rows * cols)
+        #: the unknown cells in order, so a position need not sort hundreds of cells at every decision
         self._unknown_order = list(range(rows * cols))
         self._mines: list[int] = []
         #: flags around each cell, kept as flags are placed so a refresh need not count them
         self._mines_around = [0] * (rows * cols)
-        self._numbers: dict[int, int] = {}
+        #: the number each opened cell shows, -1 while it is not open
+        self._number = [-1] * (rows * cols)
+        #: the batch that last touched each cell, so a batch refreshes a number once
+        self._touched_in = [0] * (rows * cols)
+        self._batch = 0
         #: numbers that still touch an unknown cell, by their flat index
         self._live: dict[int, Constraint] = {}
 
@@ -39,27 +44,36 @@ class PositionTracker:
         Taken as one batch because a cascade opens dozens of cells around the same numbers: each
         number touched is refreshed once, not once per neighbour that changed.
         """
-        unknown, numbers, nbrs = self._unknown, self._numbers, self._nbrs
-        touched: set[int] = set()
-        order = self._unknown_order
-        for index, number in opened:
-            if index in unknown:
-                unknown.discard(index)
+        is_unknown, number, nbrs, order = self._is_unknown, self._number, self._nbrs, self._unknown_order
+        touched_in = self._touched_in
+        self._batch += 1
+        batch = self._batch
+        touched: list[int] = []
+        for index, shown in opened:
+            if is_unknown[index]:
+                is_unknown[index] = False
                 del order[bisect_left(order, index)]
-            numbers[index] = number
-            touched.add(index)
-            touched.update(nbrs[index])
+            number[index] = shown
+            if touched_in[index] != batch:
+                touched_in[index] = batch
+                touched.append(index)
+            for j in nbrs[index]:
+                if touched_in[j] != batch:
+                    touched_in[j] = batch
+                    touched.append(j)
         mines_around = self._mines_around
         for index in flagged:
-            if index in unknown:
-                unknown.discard(index)
+            if is_unknown[index]:
+                is_unknown[index] = False
                 del order[bisect_left(order, index)]
                 insort(self._mines, index)
-                touched.update(nbrs[index])
                 for j in nbrs[index]:
                     mines_around[j] += 1
+                    if touched_in[j] != batch:
+                        touched_in[j] = batch
+                        touched.append(j)
         for cell in touched:
-            if cell in numbers:
+            if number[cell] >= 0:
                 self._refresh(cell)
 
     def position(self) -> Position:
@@ -74,9 +88,9 @@ class PositionTracker:
         )
 
     def _refresh(self, cell: int) -> None:
-        unknown = self._unknown
-        unknowns = tuple([j for j in self._nbrs[cell] if j in unknown])
+        is_unknown = self._is_unknown
+        unknowns = tuple([j for j in self._nbrs[cell] if is_unknown[j]])
         if unknowns:
-            self._live[cell] = Constraint(cell, unknowns, self._numbers[cell] - self._mines_around[cell])
+            self._live[cell] = Constraint(cell, unknowns, self._number[cell] - self._mines_around[cell])
         else:
             self._live.pop(cell, None)
