@@ -14,7 +14,6 @@ budget bounds.
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
@@ -115,29 +114,31 @@ def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
         for g in gs:
             around[g].update(gs)
     adjacent = [sorted(a) for a in around]  # sorted once: every search walks them in this order
-
-    def bfs(start: int) -> list[int]:
-        seen = {start}
-        out = [start]
-        queue = deque([start])
-        while queue:
-            g = queue.popleft()
-            for h in adjacent[g]:
-                if h not in seen:
-                    seen.add(h)
-                    out.append(h)
-                    queue.append(h)
-        return out
-
     order: list[int] = []
-    placed: set[int] = set()
+    placed = [False] * n
     for start in range(n):  # one pass per connected piece (callers normally pass one)
-        if start in placed:
+        if placed[start]:
             continue
-        piece = bfs(bfs(start)[-1])
+        piece = _breadth_first(adjacent, _breadth_first(adjacent, start)[-1])
         order.extend(piece)
-        placed.update(piece)
+        for g in piece:
+            placed[g] = True
     return order
+
+
+def _breadth_first(adjacent: list[list[int]], start: int) -> list[int]:
+    """The groups reachable from ``start`` in breadth-first order (the list is its own queue)."""
+    seen = [False] * len(adjacent)
+    seen[start] = True
+    out = [start]
+    head = 0
+    while head < len(out):
+        for h in adjacent[out[head]]:
+            if not seen[h]:
+                seen[h] = True
+                out.append(h)
+        head += 1
+    return out
 
 
 def _open_numbers(first: list[int], last: list[int], k: int, check: Callable[[], None]) -> list[list[int]]:

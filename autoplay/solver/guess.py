@@ -258,11 +258,15 @@ def _dead_fifty_fifty(analysis: Analysis, risk: dict[int, float]) -> int | None:
 
 def _candidates(pos: Position, risk: dict[int, float]) -> list[int]:
     """Safest frontier cells and a few off-frontier cells, safest first."""
-    frontier = {j for con in pos.constraints for j in con.unknowns}
+    on_frontier = [False] * (pos.rows * pos.cols)  # by cell: a list the compiled solver reads without boxing
+    for con in pos.constraints:
+        for j in con.unknowns:
+            on_frontier[j] = True
     best_safety = 1.0 - min(risk.values())
     floor = WINDOW * best_safety
-    on = sorted((j for j in frontier if 1.0 - risk[j] >= floor), key=lambda j: (risk[j], j))[:MAX_CANDIDATES]
-    off = [j for j in pos.unknown if j not in frontier and 1.0 - risk[j] >= floor]
+    close = [j for j in pos.unknown if 1.0 - risk[j] >= floor]
+    on = sorted((j for j in close if on_frontier[j]), key=lambda j: (risk[j], j))[:MAX_CANDIDATES]
+    off = [j for j in close if not on_frontier[j]]
     # fewer unknown neighbours (corners, then edges): more likely to show a zero and open an area
     if len(off) > MAX_OFF_FRONTIER:
         hidden_around = _unknown_neighbours(pos)
