@@ -179,21 +179,11 @@ class EndgameSearch:
             safety = (total - mined) / total
             if safety <= best:
                 break
-            parts: dict[int, list[int]] = {}
-            around = self.around[k]
             b = 1 << k
-            for s in layouts:
-                if not s & b:
-                    seen = (s & around).bit_count()
-                    part = parts.get(seen)
-                    if part is None:
-                        parts[seen] = [s]
-                    else:
-                        part.append(s)
             # each part is worth at most its size: stop once the rest cannot lift this cell above the best
             won = 0.0
             left = total - mined
-            for p in parts.values():
+            for p in _split_by_number(layouts, self.around[k], b):
                 if won + left < best * total - _SLACK:
                     break
                 won += 1.0 if len(p) == 1 else len(p) * self._value(tuple(p), revealed | b)[0]
@@ -223,17 +213,9 @@ class EndgameSearch:
         now = revealed | free
         won = 0.0
         if len(masks) == 1:  # the common case: the number of one cell (or of several that see the same cells)
-            mask = masks[0]
-            parts: dict[int, list[int]] = {}
-            for s in layouts:
-                n = (s & mask).bit_count()
-                part = parts.get(n)
-                if part is None:
-                    parts[n] = [s]
-                else:
-                    part.append(s)
+            groups = _split_by_number(layouts, masks[0], 0)
         else:  # the numbers of several cells, packed four bits each into one int (a number is at most 8)
-            parts = {}
+            parts: dict[int, list[int]] = {}
             for s in layouts:
                 key = 0
                 for m in masks:
@@ -243,8 +225,26 @@ class EndgameSearch:
                     parts[key] = [s]
                 else:
                     part.append(s)
-        groups = list(parts.values())
+            groups = list(parts.values())
         # a part of one layout is won outright (what _value says of it, without the call)
         for p in groups:
             won += 1.0 if len(p) == 1 else len(p) * self._value(tuple(p), now)[0]
         return won / len(layouts)
+
+
+def _split_by_number(layouts: tuple[int, ...], seen: int, mined: int) -> list[list[int]]:
+    """The layouts without a mine on ``mined``, split by how many mines of ``seen`` they hold, in first-seen order.
+
+    >>> _split_by_number((0b0011, 0b0101, 0b1001, 0b0110), 0b0011, 0b1000)
+    [[3], [5, 6]]
+    """
+    parts: dict[int, list[int]] = {}
+    for s in layouts:
+        if not s & mined:
+            n = (s & seen).bit_count()
+            part = parts.get(n)
+            if part is None:
+                parts[n] = [s]
+            else:
+                part.append(s)
+    return list(parts.values())
