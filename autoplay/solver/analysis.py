@@ -275,9 +275,7 @@ class Outcomes(Mapping[int, Tally]):
         if number in self._tallies:
             return None
         count = self._by_number[number]
-        if self._kept is None:
-            self._kept = _leave_one_out([c.totals for c in self._counts], self._deadline)
-        kept_apart, kept_all = self._kept
+        kept_apart, kept_all = self._kept_apart()
         if self._kept_supports is None:
             self._kept_supports = [_support(e) for e in kept_apart]
         full = _convolve(kept_all, count.totals)
@@ -308,9 +306,7 @@ class Outcomes(Mapping[int, Tally]):
         if number in self._tallies:
             return self._tallies[number]
         count = self._by_number[number]
-        if self._kept is None:  # the same for every number
-            self._kept = _leave_one_out([c.totals for c in self._counts], self._deadline)
-        kept_apart, kept_all = self._kept
+        kept_apart, kept_all = self._kept_apart()
         joined = self._counts + [count]
         apart = [_convolve(e, count.totals) for e in kept_apart] + [kept_all], _convolve(kept_all, count.totals)
         found: Tally | None
@@ -323,6 +319,12 @@ class Outcomes(Mapping[int, Tally]):
             found = None
         self._tallies[number] = found
         return found
+
+    def _kept_apart(self) -> tuple[list[list[int]], list[int]]:
+        """:func:`_leave_one_out` of the components the cell does not touch: the same for every number."""
+        if self._kept is None:
+            self._kept = _leave_one_out([c.totals for c in self._counts], self._deadline)
+        return self._kept
 
     def joined(self, number: int) -> Tally | None:
         """The tally after the cell shows ``number``, or None when it cannot (``get`` without a Python frame)."""
