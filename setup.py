@@ -51,25 +51,27 @@ def compiled_extensions() -> list[Extension]:
 
 
 class BuildWithRecord(build_ext):
-    """build_ext that writes, beside the package, the hash of every source whose compiled copy it built."""
+    """build_ext that writes, beside the package, the hash of every source whose compiled copy it built.
+
+    Only a complete build is recorded: with any extension skipped (no compiler), the record is removed, so a
+    compiled file left over from an earlier build can never pass for the current source.
+    """
 
     def run(self) -> None:
+        self.built: set[str] = set()
         super().run()
-        built = {
-            ext.name
-            for ext in self.extensions
-            if Path(self.get_ext_fullpath(ext.name)).is_file() or (HERE / self.get_ext_filename(ext.name)).is_file()
-        }
-        record = {
-            source: _compiled["source_digest"](HERE / source)
-            for source in SOURCES
-            if _compiled["module_name"](source) in built
-        }
-        if len(record) != len(SOURCES):
-            return  # nothing (or not everything) compiled: no record, so the source runs
         package = HERE / "autoplay" if self.inplace else Path(self.build_lib) / "autoplay"
+        record_path = package / RECORD_NAME
+        if not SOURCES or any(_compiled["module_name"](source) not in self.built for source in SOURCES):
+            record_path.unlink(missing_ok=True)
+            return
+        record = {source: _compiled["source_digest"](HERE / source) for source in SOURCES}
         package.mkdir(parents=True, exist_ok=True)
-        (package / RECORD_NAME).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+        record_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+    def build_extension(self, ext: Extension) -> None:
+        super().build_extension(ext)  # raises when it fails (optional extensions are skipped around this call)
+        self.built.add(ext.name)
 
 
 setup(

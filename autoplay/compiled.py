@@ -121,7 +121,10 @@ def _choose_modules() -> str:
         stale = stale_sources(_ROOT, record)
         if not stale:
             return COMPILED
-        reason = f"the compiled copy predates {stale[0]}; rebuild with pip install -e ."
+        if record is None:  # the last build compiled nothing or not everything (no C compiler, say)
+            reason = "compiled files without a complete build's record; rebuild with pip install -e ."
+        else:
+            reason = f"the compiled copy predates {stale[0]}; rebuild with pip install -e ."
     # all or none: compiled modules call each other directly, so one stale module would still run through the rest
     sys.meta_path.insert(0, _SourceFinder(_ROOT, {module_name(s): s for s in COMPILED_SOURCES}))
     return f"pure Python: {reason}"

@@ -55,33 +55,47 @@ def test_this_checkout_runs_the_compiled_solver_where_it_can_be_built() -> None:
         assert autoplay.solver.guess.__file__.endswith(".py")
 
 
-def test_a_compiled_copy_older_than_its_source_is_never_imported(tmp_path: Path) -> None:
-    """A copy of the package whose compiled modules' record does not match: every module comes from source.
+def _copy_with_empty_compiled_files(root: Path) -> None:
+    """The package copied under ``root`` with an empty "compiled" file beside every compiled source.
 
-    The "compiled" files of the copy are empty: importing any of them would fail, so the test also fails if the
-    loader ever reaches one.
+    Importing any of them would fail, so a test using this also fails if the loader ever reaches one.
     """
     shutil.copytree(
         REPO / "autoplay",
-        tmp_path / "autoplay",
+        root / "autoplay",
         ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", compiled.RECORD_NAME),
     )
     for source in compiled.COMPILED_SOURCES:
-        (tmp_path / source).with_suffix(EXTENSIONS[0]).write_bytes(b"")
+        (root / source).with_suffix(EXTENSIONS[0]).write_bytes(b"")
+
+
+_IMPORTS = (
+    "import autoplay.compiled as c, autoplay.solver.guess as g, autoplay.sim.game as s; "
+    "from autoplay.solver import choose_move; from autoplay.board.model import Board; "
+    "print(c.status()); print(g.__file__); print(s.__file__); "
+    "print(choose_move(Board.from_rows(['.1...'], mines=2)).guess)"
+)
+
+
+def test_a_compiled_copy_older_than_its_source_is_never_imported(tmp_path: Path) -> None:
+    """A copy of the package whose compiled modules' record does not match: every module comes from source."""
+    _copy_with_empty_compiled_files(tmp_path)
     record = {s: compiled.source_digest(tmp_path / s) for s in compiled.COMPILED_SOURCES}
     (tmp_path / "autoplay" / compiled.RECORD_NAME).write_text(json.dumps(record))
     with (tmp_path / "autoplay/solver/deduce.py").open("a") as edited:
         edited.write("\n# edited after the build\n")
-    code = (
-        "import autoplay.compiled as c, autoplay.solver.guess as g, autoplay.sim.game as s; "
-        "from autoplay.solver import choose_move; from autoplay.board.model import Board; "
-        "print(c.status()); print(g.__file__); print(s.__file__); "
-        "print(choose_move(Board.from_rows(['.1...'], mines=2)).guess)"
-    )
-    status, guess_file, game_file, decided = _python(code, tmp_path).splitlines()
+    status, guess_file, game_file, decided = _python(_IMPORTS, tmp_path).splitlines()
     assert status == "pure Python: the compiled copy predates autoplay/solver/deduce.py; rebuild with pip install -e ."
     assert guess_file == str(tmp_path / "autoplay/solver/guess.py") and game_file.endswith("game.py")
     assert decided == "True"
+
+
+def test_compiled_files_without_a_record_are_never_imported(tmp_path: Path) -> None:
+    """A build that compiled nothing or not everything (no C compiler) leaves no record: the source runs."""
+    _copy_with_empty_compiled_files(tmp_path)
+    status, guess_file, _game_file, decided = _python(_IMPORTS, tmp_path).splitlines()
+    assert status.startswith("pure Python: compiled files without a complete build's record")
+    assert guess_file == str(tmp_path / "autoplay/solver/guess.py") and decided == "True"
 
 
 def test_the_pure_python_solver_decides_exactly_as_the_compiled_one() -> None:
