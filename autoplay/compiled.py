@@ -38,6 +38,7 @@ COMPILED_SOURCES = (
     "autoplay/solver/multimine.py",
     "autoplay/solver/multiweights.py",
     "autoplay/solver/position.py",
+    "autoplay/solver/record.py",
     "autoplay/solver/tracker.py",
     "autoplay/solver/unknown_cells.py",
     "autoplay/sim/game.py",

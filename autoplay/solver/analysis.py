@@ -21,6 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 from operator import mul
+from typing import Final
 
 from autoplay.board.model import Board, neighbour_table
 from autoplay.errors import ContradictionError
@@ -30,12 +31,12 @@ from autoplay.solver.position import Position, read_position
 Coord = tuple[int, int]
 
 #: Component counts keyed by their constraints; consecutive decisions of one game share most components.
-_CACHE: dict[tuple[tuple[tuple[int, ...], int], ...], ComponentCount] = {}
+_CACHE: Final[dict[tuple[tuple[tuple[int, ...], int], ...], ComponentCount]] = {}
 #: Components repeat between the decisions of one game, rarely across games; a small bound keeps a long session's
 #: memory flat (at 4096, and 4096 cached ``_room`` tuples of big binomials, RSS still grew after 500 games).
-_CACHE_LIMIT = 256
+_CACHE_LIMIT: Final = 256
 #: Counts split by the mines on a guess candidate's neighbours, keyed by (constraints, watched cells).
-_WATCHED: dict[tuple[tuple[tuple[tuple[int, ...], int], ...], tuple[int, ...]], dict[int, ComponentCount]] = {}
+_WATCHED: Final[dict[tuple[tuple[tuple[tuple[int, ...], int], ...], tuple[int, ...]], dict[int, ComponentCount]]] = {}
 
 
 @dataclass
@@ -360,7 +361,7 @@ class _Layout:
     known: set[int]
 
 
-_LAST_LAYOUT: list[_Layout] = []
+_LAST_LAYOUT: Final[list[_Layout]] = []
 
 
 def _layout(pos: Position) -> _Layout:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
+from typing import Final
 
 
 class BudgetExceeded(Exception):
@@ -104,7 +105,7 @@ def _count(
 
 
 #: Result keys are ``mines + _WATCH * watched mines``; no component holds this many mines.
-_WATCH = 1 << 16
+_WATCH: Final = 1 << 16
 
 
 def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:

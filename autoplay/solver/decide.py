@@ -20,18 +20,31 @@ from autoplay.solver.analysis import Analysis, analyze_position
 from autoplay.solver.deduce import cheap_deductions
 from autoplay.solver.guess import DEFAULT_DEPTH, GuessChoice, choose_guess
 from autoplay.solver.position import Position, read_position
+from autoplay.solver.record import Record
 
 Action = Literal["reveal", "flag"]
 
 
-@dataclass(frozen=True)
-class Move:
-    """Reveal or flag one 0-based cell; ``probability`` is its chance of being a mine."""
+class Move(Record):
+    """Reveal or flag one 0-based cell; ``probability`` is its chance of being a mine.
 
-    action: Action
-    row: int
-    col: int
-    probability: float
+    A :class:`~autoplay.solver.record.Record`: a simulated game makes hundreds of these.
+
+    >>> Move("flag", 2, 3, 1.0)
+    Move(action='flag', row=2, col=3, probability=1.0)
+    """
+
+    _fields = ("action", "row", "col", "probability")
+    __slots__ = _fields
+
+    def __init__(self, action: Action, row: int, col: int, probability: float) -> None:
+        self.action: Action = action
+        self.row = row
+        self.col = col
+        self.probability = probability
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.action, self.row, self.col, self.probability)
 
 
 @dataclass
@@ -132,6 +145,6 @@ def decide_position(
 
 def _certain_moves(pos: Position, safe: set[int], mines: set[int]) -> list[Move]:
     cols = pos.cols
-    moves = [Move("reveal", *divmod(j, cols), 0.0) for j in sorted(safe)]
-    moves.extend(Move("flag", *divmod(j, cols), 1.0) for j in sorted(mines))
+    moves = [Move("reveal", j // cols, j % cols, 0.0) for j in sorted(safe)]
+    moves.extend([Move("flag", j // cols, j % cols, 1.0) for j in sorted(mines)])
     return moves

@@ -29,11 +29,12 @@ class Deduction:
 
 def cheap_deductions(pos: Position, mines_left: int | None) -> Deduction:
     """Run the rules cheapest first; an empty :class:`Deduction` means the full engine is needed."""
-    for rule in (_mine_count_rule, _single_number_rule, _pair_rule):
-        found = rule(pos, mines_left)
-        if found:
-            return found
-    return Deduction()
+    found = _mine_count_rule(pos, mines_left)  # called by name, not from a tuple: compiled code then calls directly
+    if not found:
+        found = _single_number_rule(pos, mines_left)
+    if not found:
+        found = _pair_rule(pos, mines_left)
+    return found
 
 
 def _mine_count_rule(pos: Position, mines_left: int | None) -> Deduction:

@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import time
 from itertools import combinations
+from typing import Final, cast
 
 from autoplay.board.model import neighbour_table
 from autoplay.solver.position import Position
 
 #: Search only when at most this many layouts remain (DavidNHill's bound is about 1000).
-MAX_LAYOUTS = 1000
+MAX_LAYOUTS: Final = 1000
 
 
 #: Positions a search may expand (about 0.2 s of one core) before it gives up for the heuristic.
-MAX_NODES = 20_000
+MAX_NODES: Final = 20_000
 #: Rounding room when a branch is cut because it cannot beat the best one.
-_SLACK = 1e-9
+_SLACK: Final = 1e-9
 
 
 class SearchTimeout(Exception):
@@ -183,7 +184,7 @@ class EndgameSearch:
             # each part is worth at most its size: stop once the rest cannot lift this cell above the best
             won = 0.0
             left = total - mined
-            for p in _split_by_number(layouts, self.around[k], b):
+            for p in _split_by_numbers(layouts, [self.around[k]], b):
                 if won + left < best * total - _SLACK:
                     break
                 won += 1.0 if len(p) == 1 else len(p) * self._value(tuple(p), revealed | b)[0]
@@ -212,39 +213,56 @@ class EndgameSearch:
         masks = sorted(seen)
         now = revealed | free
         won = 0.0
-        if len(masks) == 1:  # the common case: the number of one cell (or of several that see the same cells)
-            groups = _split_by_number(layouts, masks[0], 0)
-        else:  # the numbers of several cells, packed four bits each into one int (a number is at most 8)
-            parts: dict[int, list[int]] = {}
-            for s in layouts:
-                key = 0
-                for m in masks:
-                    key = (key << 4) | (s & m).bit_count()
-                part = parts.get(key)
-                if part is None:
-                    parts[key] = [s]
-                else:
-                    part.append(s)
-            groups = list(parts.values())
+        groups = _split_by_numbers(layouts, masks, 0)
         # a part of one layout is won outright (what _value says of it, without the call)
         for p in groups:
             won += 1.0 if len(p) == 1 else len(p) * self._value(tuple(p), now)[0]
         return won / len(layouts)
 
 
-def _split_by_number(layouts: tuple[int, ...], seen: int, mined: int) -> list[list[int]]:
-    """The layouts without a mine on ``mined``, split by how many mines of ``seen`` they hold, in first-seen order.
+def _split_by_numbers(layouts: tuple[int, ...], masks: list[int], mined: int) -> list[list[int]]:
+    """The layouts without a mine on ``mined``, split by how many mines they hold in each of ``masks``.
 
-    >>> _split_by_number((0b0011, 0b0101, 0b1001, 0b0110), 0b0011, 0b1000)
+    The parts come in first-seen order.  Several masks (the numbers of several revealed cells) make one key,
+    four bits each (a number is at most 8).  The layouts are regrouped as the objects they are: compiled code
+    holds a number unboxed, and putting it back into a list would box it again, one allocation per layout.
+
+    >>> _split_by_numbers((0b0011, 0b0101, 0b1001, 0b0110), [0b0011], 0b1000)
     [[3], [5, 6]]
     """
-    parts: dict[int, list[int]] = {}
-    for s in layouts:
-        if not s & mined:
-            n = (s & seen).bit_count()
-            part = parts.get(n)
-            if part is None:
-                parts[n] = [s]
-            else:
-                part.append(s)
-    return list(parts.values())
+    parts: dict[int, list[object]] = {}
+    items: tuple[object, ...] = layouts
+    first, others = masks[0], masks[1:]
+    for s, item in zip(layouts, items):
+        if s & mined:
+            continue
+        key = _mines_in(s & first)
+        for m in others:
+            key = (key << 4) | _mines_in(s & m)
+        part = parts.get(key)
+        if part is None:
+            parts[key] = [item]
+        else:
+            part.append(item)
+    return cast(list[list[int]], list(parts.values()))
+
+
+def _mines_in(x: int) -> int:
+    """The set bits of ``x``: mines among one cell's neighbours here, so at most eight turns of the loop.
+
+    A loop rather than ``int.bit_count``: compiled, it runs on the machine word, where calling the method
+    would first box the number into a Python object.
+
+    >>> _mines_in(0b1011)
+    3
+    """
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+# Code run by the interpreter (this module from its source, or Python calling in) looks ``_mines_in`` up at each
+# call and gets the method, which is faster there than the loop; compiled callers were bound to the loop.
+globals()["_mines_in"] = int.bit_count

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 
@@ -45,12 +46,12 @@ from autoplay.solver.position import Position, neighbour_counts
 #: Candidates need safety at least this fraction of the best safety.
 WINDOW = 0.9
 MAX_CANDIDATES = 8
-MAX_OFF_FRONTIER = 3
+MAX_OFF_FRONTIER: Final = 3
 #: Weight of "this guess makes some cell certain" on top of the two-move survival chance: progress
 #: keeps paying after the next move, which the two-move horizon does not see.
-PROGRESS_BONUS = 0.1
+PROGRESS_BONUS: Final = 0.1
 #: Slack for float rounding when the look-ahead gives up on a candidate that cannot win.
-_MARGIN = 1e-6
+_MARGIN: Final = 1e-6
 #: Moves the look-ahead weighs by default: 2, or 3 to weigh the closest candidates once more (:mod:`deeper`;
 #: measured in BENCHMARKS.md: not a significant gain over 40,000 paired expert games, at 44% of the speed).
 DEFAULT_DEPTH = 2
@@ -121,11 +122,11 @@ def choose_guess(analysis: Analysis, mines: int | None, deadline: float, depth: 
 
 
 #: Guesses already worked out, by (position, mine total, depth); see :func:`choose_guess`.
-_CHOICES: dict[tuple[Position, int | None, int], GuessChoice] = {}
+_CHOICES: Final[dict[tuple[Position, int | None, int], GuessChoice]] = {}
 #: An entry (a position and its ranked candidates) holds ~11 KB; at 2048 a session gains ~1.4 a game for 1,500
 #: games (simulated expert RSS +12% from game 50 to 500).  The openings that recur are met within a few games:
 #: at 256, 300 simulated xdemineur games keep 186 of its 198 hits, and RSS moves 4% from game 50 to 500.
-_CHOICES_LIMIT = 256
+_CHOICES_LIMIT: Final = 256
 
 
 def clear_guess_cache() -> None:

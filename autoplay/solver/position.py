@@ -16,39 +16,32 @@ import numpy as np
 
 from autoplay.board.model import DIGITS, EXPLODED, FLAG, MINE, UNKNOWN_CHARS, Board, neighbour_table
 from autoplay.errors import ContradictionError
+from autoplay.solver.record import Record
 
 #: Cells the solver counts as mines already placed: trusted flags and, on a lost board, shown mines.
 KNOWN_MINE_CHARS = frozenset(FLAG + MINE + EXPLODED)
 
 
-class Constraint:
+class Constraint(Record):
     """``mines`` of the cells ``unknowns`` are mines, as the number at flat index ``cell`` says.
 
-    A plain class rather than a frozen dataclass: the simulator makes one for every number each time a
-    neighbour opens, and a dataclass's generated ``__init__`` stays interpreted Python (setting frozen
-    fields through ``object.__setattr__``) even where the solver is compiled.  Compared and printed by value.
+    A :class:`~autoplay.solver.record.Record` rather than a frozen dataclass: the simulator makes one for every
+    number each time a neighbour opens (compared and printed by value all the same).
 
     >>> Constraint(5, (4, 6), 1)
     Constraint(cell=5, unknowns=(4, 6), mines=1)
     """
 
-    __slots__ = ("cell", "mines", "unknowns")
+    _fields = ("cell", "unknowns", "mines")
+    __slots__ = _fields
 
     def __init__(self, cell: int, unknowns: tuple[int, ...], mines: int) -> None:
         self.cell = cell
         self.unknowns = unknowns
         self.mines = mines
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Constraint):
-            return NotImplemented
-        return (self.cell, self.unknowns, self.mines) == (other.cell, other.unknowns, other.mines)
-
-    def __hash__(self) -> int:
-        return hash((self.cell, self.unknowns, self.mines))
-
-    def __repr__(self) -> str:
-        return f"Constraint(cell={self.cell}, unknowns={self.unknowns}, mines={self.mines})"
+    def _values(self) -> tuple[object, ...]:
+        return (self.cell, self.unknowns, self.mines)
 
 
 @dataclass(frozen=True)

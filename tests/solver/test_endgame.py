@@ -9,7 +9,7 @@ import pytest
 
 from autoplay.board.model import Board
 from autoplay.solver import analyze, choose_move
-from autoplay.solver.endgame import EndgameSearch, SearchTimeout, list_layouts
+from autoplay.solver.endgame import EndgameSearch, SearchTimeout, _split_by_numbers, list_layouts
 from autoplay.solver.position import read_position
 from tests.solver.brute import random_position
 
@@ -86,3 +86,21 @@ def test_positions_differing_only_in_cells_that_can_tell_nothing_are_searched_on
     again, _ = search._value(layouts, bit[2])
     assert again == fresh == 1.0  # (0,4) is safe in both and its number tells them apart
     assert search.nodes == nodes  # a memo hit, not a second search
+
+
+def test_split_by_numbers_groups_layouts_as_a_direct_count_does():
+    """The split the search uses (its own bit count in the compiled build) against grouping by ``int.bit_count``."""
+    rng = random.Random(5)
+    for _ in range(300):
+        width = rng.choice([8, 40, 61, 62, 63, 64, 90])  # across the size where compiled ints stop fitting a word
+        layouts = tuple(sorted({rng.getrandbits(width) for _ in range(rng.randint(1, 60))}))
+        # up to three revealed cells' neighbourhoods, at most eight cells each
+        masks = sorted(
+            {sum(1 << b for b in rng.sample(range(width), rng.randint(1, 8))) for _ in range(rng.randint(1, 3))}
+        )
+        mined = 1 << rng.randrange(width) if rng.random() < 0.5 else 0
+        expected: dict[tuple[int, ...], list[int]] = {}
+        for s in layouts:
+            if not s & mined:
+                expected.setdefault(tuple((s & m).bit_count() for m in masks), []).append(s)
+        assert _split_by_numbers(layouts, masks, mined) == list(expected.values())
