@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.machinery
 import json
 import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from autoplay import __version__
 from autoplay.board import read_board
 from autoplay.compiled import COMPILED, COMPILED_SOURCES, RECORD_NAME
 from tests.packaging.compiler import can_compile
-from tests.packaging.wheel import REPO, InstalledWheel
+from tests.packaging.wheel import REPO, InstalledWheel, build_wheel
 
 FIXTURES = REPO / "tests" / "fixtures"
 
@@ -58,6 +59,41 @@ def test_the_wheel_carries_the_compiled_solver_where_a_c_compiler_exists(install
         assert where.endswith(extensions) and Path(where).is_relative_to(installed_wheel.site_packages())
     else:  # the same package, pure Python: it still installs and plays
         assert not built and version.endswith("(solver pure Python: not compiled)")
+
+
+def test_without_a_c_compiler_the_same_package_builds_as_pure_python_and_plays(
+    installed_wheel: InstalledWheel, tmp_path: Path
+) -> None:
+    """What a user without a compiler gets (no binary wheel for their platform): it installs and plays, only slower."""
+    wheel = build_wheel(tmp_path / "build", CC="false")  # a compiler that always fails, whatever this machine has
+    names = zipfile.ZipFile(wheel).namelist()
+    extensions = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    assert not [n for n in names if n.endswith(extensions)] and f"autoplay/{RECORD_NAME}" not in names
+    target = tmp_path / "pure"  # beside the fixture's compiled install, found first through PYTHONPATH
+    installed_wheel.python(
+        f"import subprocess, sys; subprocess.run([sys.executable, '-m', 'pip', 'install', '--quiet', '--no-deps', "
+        f"'--target', {str(target)!r}, {str(wheel)!r}], check=True)"
+    )
+    board = FIXTURES / "gnome-mines" / "expert_mid8.txt"
+    proc = subprocess.run(
+        [str(installed_wheel.bin / "python"), "-m", "autoplay", "solve", str(board), "--mines", "99", "--json"],
+        cwd=installed_wheel.workdir,
+        env=installed_wheel.env(PYTHONPATH=str(target)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["move"]["action"] in ("reveal", "flag")
+    version = subprocess.run(
+        [str(installed_wheel.bin / "python"), "-m", "autoplay", "--version"],
+        cwd=installed_wheel.workdir,
+        env=installed_wheel.env(PYTHONPATH=str(target)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    assert version.strip().endswith("(solver pure Python: not compiled)"), version
 
 
 def test_installed_solve_on_a_board_file(installed_wheel: InstalledWheel) -> None:

@@ -78,12 +78,8 @@ class InstalledWheel:
 
 def build_and_install(base: Path) -> InstalledWheel:
     """Copy the sources, build the wheel, make a fresh venv and install the wheel with the pinned dependencies."""
-    sources = base / "src"
-    shutil.copytree(REPO, sources, ignore=_NOT_SOURCES)
-    dist = base / "dist"
+    wheel = build_wheel(base)
     pip_quiet = ["--quiet", "--disable-pip-version-check"]
-    _check([sys.executable, "-m", "pip", "wheel", *pip_quiet, "--no-deps", "--wheel-dir", str(dist), str(sources)])
-    (wheel,) = dist.glob("autoplay-*.whl")
     env_dir = base / "venv"
     venv.create(env_dir, with_pip=True)
     installed = InstalledWheel(wheel, env_dir, base / "work", base / "data")
@@ -93,9 +89,23 @@ def build_and_install(base: Path) -> InstalledWheel:
     return installed
 
 
-def _check(cmd: list[str]) -> None:
+def build_wheel(base: Path, **extra_env: str) -> Path:
+    """Copy the sources to ``base`` and build the wheel there (``extra_env`` for the build, e.g. no compiler)."""
+    sources = base / "src"
+    shutil.copytree(REPO, sources, ignore=_NOT_SOURCES)
+    dist = base / "dist"
+    pip_quiet = ["--quiet", "--disable-pip-version-check"]
+    _check(
+        [sys.executable, "-m", "pip", "wheel", *pip_quiet, "--no-deps", "--wheel-dir", str(dist), str(sources)],
+        **extra_env,
+    )
+    (wheel,) = dist.glob("autoplay-*.whl")
+    return wheel
+
+
+def _check(cmd: list[str], **extra_env: str) -> None:
     # the build's own tools (mypy, which compiles the solver) at the versions of constraints.txt, as install.sh has it
-    env = {**os.environ, "PIP_CONSTRAINT": str(REPO / "constraints.txt")}
+    env = {**os.environ, "PIP_CONSTRAINT": str(REPO / "constraints.txt"), **extra_env}
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
     if proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd[:5])} ... failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
