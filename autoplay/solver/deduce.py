@@ -34,7 +34,7 @@ def cheap_deductions(pos: Position, mines_left: int | None) -> Deduction:
         found = _single_number_rule(pos, mines_left)
     if not found:
         found = _pair_rule(pos, mines_left)
-    return found
+    return found or Deduction()  # nothing found names no rule
 
 
 def _mine_count_rule(pos: Position, mines_left: int | None) -> Deduction:
