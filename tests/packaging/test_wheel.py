@@ -70,29 +70,13 @@ def test_without_a_c_compiler_the_same_package_builds_as_pure_python_and_plays(
     extensions = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     assert not [n for n in names if n.endswith(extensions)] and f"autoplay/{RECORD_NAME}" not in names
     target = tmp_path / "pure"  # beside the fixture's compiled install, found first through PYTHONPATH
-    installed_wheel.python(
-        f"import subprocess, sys; subprocess.run([sys.executable, '-m', 'pip', 'install', '--quiet', '--no-deps', "
-        f"'--target', {str(target)!r}, {str(wheel)!r}], check=True)"
-    )
+    pip = [str(installed_wheel.bin / "python"), "-m", "pip", "install", "--quiet", "--no-deps", "--target"]
+    subprocess.run([*pip, str(target), str(wheel)], check=True, capture_output=True, timeout=300)
     board = FIXTURES / "gnome-mines" / "expert_mid8.txt"
-    proc = subprocess.run(
-        [str(installed_wheel.bin / "python"), "-m", "autoplay", "solve", str(board), "--mines", "99", "--json"],
-        cwd=installed_wheel.workdir,
-        env=installed_wheel.env(PYTHONPATH=str(target)),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["move"]["action"] in ("reveal", "flag")
-    version = subprocess.run(
-        [str(installed_wheel.bin / "python"), "-m", "autoplay", "--version"],
-        cwd=installed_wheel.workdir,
-        env=installed_wheel.env(PYTHONPATH=str(target)),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    ).stdout
+    solved = installed_wheel.run("solve", str(board), "--mines", "99", "--json", PYTHONPATH=str(target))
+    assert solved.returncode == 0, solved.stderr
+    assert json.loads(solved.stdout)["move"]["action"] in ("reveal", "flag")
+    version = installed_wheel.run("--version", PYTHONPATH=str(target)).stdout
     assert version.strip().endswith("(solver pure Python: not compiled)"), version
 
 
