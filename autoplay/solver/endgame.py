@@ -28,11 +28,8 @@ from autoplay.solver.position import Position
 MAX_LAYOUTS: Final = 1000
 
 
-#: Positions a search may expand before it gives up for the heuristic: about 0.85 s of one core compiled (4.3 µs a
-#: node), so at the default 1 s decision cap the search's share of the clock usually stops it first.  Raised from
-#: 20,000 (2026-11-27): over 100,000 paired expert layouts the larger budget won 19 more games (+0.02 ± 0.02 points,
-#: BENCHMARKS.md); fewer than 2% of searches need more than 20,000 nodes.
-MAX_NODES: Final = 200_000
+#: Positions a search may expand (about 0.2 s of one core) before it gives up for the heuristic.
+MAX_NODES: Final = 20_000
 #: Rounding room when a branch is cut because it cannot beat the best one.
 _SLACK: Final = 1e-9
 
