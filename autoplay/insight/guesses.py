@@ -43,7 +43,7 @@ class Candidate:
 
 @dataclass
 class GuessReport:
-    """``policy``: fifty-fifty, endgame, safest, look-ahead or depth-3; ``why`` says what decided against the runners-up."""
+    """``policy``: fifty-fifty, endgame, pseudo-50/50, safest, look-ahead or depth-3; ``why`` says what decided it."""
 
     chosen: Candidate
     policy: str
@@ -102,6 +102,11 @@ def _why(policy: str, chosen: Candidate, others: list[Candidate], choice: Any) -
         return (
             "an unavoidable 50/50: no number can ever tell these two cells apart, so it must be guessed some "
             "time and waiting only adds risk elsewhere"
+        )
+    if policy == "pseudo-50/50":
+        return (
+            "a 50/50 in the making: this cell is a mine only where it and a neighbour can never be told apart, "
+            "so that coin toss is due anyway; guessed now, a safe answer splits them"
         )
     if policy == "endgame":
         return f"exhaustive endgame search over every remaining layout: best chance to win {choice.win_chance:.3f}"
@@ -163,7 +168,9 @@ def _from_probabilities(decision: Decision, row: int, col: int, probability: flo
         ]
         others = [Candidate(r, c, p) for p, r, c in sorted(cells)[:RUNNERS_UP]]
     reason = decision.reason
-    if "50/50" in reason:
+    if "in the making" in reason:
+        policy, why = "pseudo-50/50", _why("pseudo-50/50", chosen, others, None)
+    elif "50/50" in reason:
         policy, why = "fifty-fifty", _why("fifty-fifty", chosen, others, None)
     elif "endgame" in reason:
         policy, why = "endgame", f"exhaustive endgame search ({reason.removeprefix('guess: ')})"

@@ -91,3 +91,11 @@ def test_a_depth_three_pick_says_the_scores_were_too_close():
     assert (leader.index // 16, leader.index % 16) == (decision.moves[0].row, decision.moves[0].col)
     (why,) = explain_decision(board, decision)
     assert why.guess.policy == "depth-3" and "three moves" in why.guess.why
+
+
+def test_a_pseudo_fifty_fifty_says_the_coin_toss_is_due_anyway():
+    from tests.solver.test_guess_policy import PSEUDO_BOARD
+
+    board = Board.from_rows(PSEUDO_BOARD, mines=99)
+    (why,) = explain_decision(board, choose_move(board))
+    assert why.guess.policy == "pseudo-50/50" and "in the making" in why.text

@@ -123,3 +123,34 @@ def test_enumeration_past_its_deadline_falls_back_to_estimates():
     assert not any(cell in analysis.exact for cell in estimated)
     decision = choose_move(board, time_limit=0.0)
     assert decision.moves and decision.moves[0].action == "reveal"
+
+
+#: Expert game 47 of seed 1 at its pseudo-50/50: (0,21) is a mine only where it and (0,22) can never be split.
+PSEUDO_BOARD = [
+    "0112F101F21101F101.........F3F",
+    "01F2110123F1011113....3..3FF31",
+    "011100001F4310001FF3FFF22F4321",
+    "1110000012FF422133323F3112F22F",
+    "1F210111013FFF2F2F101110012F21",
+    "12F211F10012333221111111112210",
+    "012F2222110001F10012F12F21F211",
+    "11212F12F2000233101F212F3213F2",
+    "1F211123F31101FF10111012F102F2",
+    "23F1012F22F2123310011212111332",
+    "F33222F2123F12F20002F3F2111FF2",
+    "2F2F2F3202F434F30002F313F323..",
+    "222233F113FF4FF211122214F..2..",
+    "F324F3222F5...421F11F11FF.....",
+    "F5FFF32F22....F111111113......",
+    "2FF43F2111....2100000001......",
+]
+
+
+def test_a_pseudo_fifty_fifty_is_guessed_before_safer_cells():
+    board = Board.from_rows(PSEUDO_BOARD, mines=99)
+    decision = choose_move(board)
+    assert decision.guess_choice is not None and decision.guess_choice.policy == "pseudo-50/50"
+    (move,) = decision.moves
+    assert (move.row, move.col) == (0, 21) and "in the making" in decision.reason
+    safest = min(p for line in decision.analysis.probabilities for p in line if p is not None and p > 0)
+    assert safest < move.probability  # a safer cell exists: only the rule explains the pick

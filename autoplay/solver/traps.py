@@ -1,0 +1,189 @@
+"""Traps: pairs and 2x2 blocks that no number will ever split, found while they are still forming.
+
+Two hidden cells side by side holding one mine can never be told apart once the three cells
+beyond each end are mines (or the wall): every number that can still be shown sees both.  A 2x2
+block with its two mines on a diagonal is the same trap when its four outer corners are mines.
+A game that holds a trap needs a coin toss on it some day, whatever is played meanwhile.
+
+That makes some guesses free.  If a cell is a mine *only* in layouts where such a trap holds it
+(its partner safe, the outer cells mines), then guessing it now loses exactly the layouts the
+trap's own coin toss would lose later (swapping the two halves of a trap changes no number, so
+the partner's half is as large), while a safe answer tells the trap apart and may spare every
+other guess.  DavidNHill's solver calls such a cell a pseudo-50/50 and guesses it at once; the
+test here counts layouts exactly: the position is counted again with the trap's cells forced.
+
+>>> from autoplay.board.model import Board
+>>> from autoplay.solver.analysis import analyze
+>>> board = Board.from_rows(["...2.", "13...", "01121", "0001."], 4)
+>>> analysis = analyze(board)
+>>> pos = analysis.position
+>>> risk = {j: analysis.probabilities[j // 5][j % 5] for j in pos.unknown}
+>>> pseudo_fifty_fifty(pos, 4, analysis.solutions, risk, analysis.exact)  # (0,0): the 1 and the 3 close the pair
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Final
+
+import numpy as np
+
+from autoplay.errors import ContradictionError
+from autoplay.solver.analysis import tally
+from autoplay.solver.count import BudgetExceeded
+from autoplay.solver.position import Constraint, Position, useful_constraints
+
+#: Traps still missing more outer mines than this are not tried: a cell that is a mine only inside one is
+#: found almost only where the trap is nearly closed (DavidNHill's solver draws the same line).
+MAX_MISSING: Final = 1
+
+#: The three trap shapes, at their top-left cell: (cells that are mines, cells that are safe), as offsets.
+SHAPES: Final = (
+    (((0, 0),), ((0, 1),)),
+    (((0, 0),), ((1, 0),)),
+    (((0, 0), (1, 1)), ((0, 1), (1, 0))),
+)
+#: Each shape's outer cells: the only cells that see its two halves differently.
+OUTER: Final = (
+    ((-1, -1), (0, -1), (1, -1), (-1, 2), (0, 2), (1, 2)),
+    ((-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1)),
+    ((-1, -1), (-1, 2), (2, -1), (2, 2)),
+)
+
+#: One placement of a trap, as flat cells: (its mines, its safe cells, outer cells that are not yet known mines).
+Trap = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def pseudo_fifty_fifty(
+    pos: Position,
+    mines: int,
+    solutions: int,
+    risk: Mapping[int, float],
+    shares: Mapping[tuple[int, int], Fraction],
+) -> int | None:
+    """A cell that is a mine only where a trap holds it (see the module docstring), or None.
+
+    ``risk`` and ``shares`` give every unknown cell's mine chance (by flat index as a float, by row
+    and column exactly); ``solutions`` counts the layouts of ``pos``.  Raises
+    :class:`BudgetExceeded` when a count does not fit the engine's budget.
+    """
+    cols = pos.cols
+    unknown, known = set(pos.unknown), set(pos.known_mines)
+    for kind, top_left in _sites(pos, risk):
+        trap = placement(pos, kind, top_left, unknown, known, risk)
+        if trap is None:
+            continue
+        halves, outer = trap[0] + trap[1], trap[2]
+        # a cell that is a mine only inside the trap makes every outer cell a mine whenever it is one
+        suspects = [k for k in halves if all(risk[m] >= risk[k] for m in outer)]
+        if not suspects:
+            continue
+        count = forced_count(pos, mines, trap)  # by symmetry also the count with the halves swapped
+        for k in suspects:
+            if count and shares[divmod(k, cols)] * solutions == count:
+                return k
+    return None
+
+
+def placement(
+    pos: Position, kind: int, top_left: int, unknown: set[int], known: set[int], risk: Mapping[int, float]
+) -> Trap | None:
+    """Shape ``kind`` of :data:`SHAPES` placed at ``top_left``, or None when it cannot become a trap.
+
+    It cannot when one of its cells is off the board or not hidden, or an outer cell is shown (or
+    certainly safe, so it will be).  Outer cells off the board or known to be mines are left out.
+    """
+    rows, cols = pos.rows, pos.cols
+    r0, c0 = divmod(top_left, cols)
+    halves: list[int] = []
+    for dr, dc in SHAPES[kind][0] + SHAPES[kind][1]:
+        r, c = r0 + dr, c0 + dc
+        if not (0 <= r < rows and 0 <= c < cols) or r * cols + c not in unknown:
+            return None
+        halves.append(r * cols + c)
+    missing: list[int] = []
+    for dr, dc in OUTER[kind]:
+        r, c = r0 + dr, c0 + dc
+        if not (0 <= r < rows and 0 <= c < cols):
+            continue  # the wall never shows a number
+        j = r * cols + c
+        if j in known or risk.get(j) == 1.0:
+            continue
+        if j not in unknown or risk.get(j) == 0.0:
+            return None
+        missing.append(j)
+    split = len(SHAPES[kind][0])
+    return tuple(halves[:split]), tuple(halves[split:]), tuple(missing)
+
+
+def forced_count(pos: Position, mines: int, trap: Trap) -> int:
+    """Layouts of ``pos`` in which the trap's mines and outer cells are mines and its safe cells are not.
+
+    The forced cells leave the position the way flags and shown cells do, and what is left is counted
+    by the engine (untouched components come from its cache).
+    """
+    trap_mines, trap_safe, missing = trap
+    forced_mines = set(trap_mines) | set(missing)
+    if len(pos.known_mines) + len(forced_mines) > mines:
+        return 0
+    gone = forced_mines | set(trap_safe)
+    constraints = []
+    for con in pos.constraints:
+        if gone.isdisjoint(con.unknowns):
+            constraints.append(con)
+            continue
+        rest = tuple(j for j in con.unknowns if j not in gone)
+        need = con.mines - sum(1 for j in con.unknowns if j in forced_mines)
+        if need < 0 or need > len(rest):
+            return 0
+        constraints.append(Constraint(con.cell, rest, need))
+    try:
+        forced = Position(
+            pos.rows,
+            pos.cols,
+            tuple(j for j in pos.unknown if j not in gone),
+            tuple(sorted((*pos.known_mines, *forced_mines))),
+            useful_constraints(constraints, pos.cols),
+        )
+        counted = tally(forced, mines)
+    except ContradictionError:
+        return 0
+    if counted.approximate:
+        raise BudgetExceeded
+    return counted.solutions
+
+
+def _sites(pos: Position, risk: Mapping[int, float]) -> list[tuple[int, int]]:
+    """(shape, top-left cell) of every placement that could still become a trap missing at most :data:`MAX_MISSING`.
+
+    The whole grid is screened at once with numpy: most placements fail on a shown cell, and looking
+    at each in Python cost more than all the counting that follows.
+    """
+    rows, cols = pos.rows, pos.cols
+    unsure = np.zeros((rows + 4, cols + 4), bool)  # a border of two: the wall is neither shown nor missing
+    shown = np.zeros((rows + 4, cols + 4), bool)
+    shown[2:-2, 2:-2] = True
+    for j in pos.known_mines:
+        shown[2 + j // cols, 2 + j % cols] = False
+    for j in pos.unknown:
+        r, c, p = 2 + j // cols, 2 + j % cols, risk[j]
+        shown[r, c] = p == 0.0  # a safe cell will be shown
+        unsure[r, c] = 0.0 < p < 1.0
+
+    def at(grid: np.ndarray, dr: int, dc: int) -> np.ndarray:
+        return grid[2 + dr : 2 + dr + rows, 2 + dc : 2 + dc + cols]
+
+    found = []
+    for kind, (trap_mines, trap_safe) in enumerate(SHAPES):
+        ok = np.ones((rows, cols), bool)
+        for dr, dc in trap_mines + trap_safe:
+            ok &= at(unsure, dr, dc)
+        missing = np.zeros((rows, cols), np.int8)
+        for dr, dc in OUTER[kind]:
+            ok &= ~at(shown, dr, dc)
+            missing += at(unsure, dr, dc)
+        ok &= missing <= MAX_MISSING
+        found += [(kind, j) for j in np.flatnonzero(ok).tolist()]
+    return found
