@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -44,6 +45,14 @@ def _analysed(board: Board) -> tuple[Analysis, Position, dict[int, float]]:
     return analysis, pos, {j: float(analysis.probabilities[j // cols][j % cols] or 0.0) for j in pos.unknown}
 
 
+def _random_boards(seed: int, count: int) -> Iterator[tuple[Board, Analysis, Position, dict[int, float]]]:
+    """Small boards from real random games, every other one with some true mines flagged, each analysed."""
+    rng = random.Random(seed)
+    for k in range(count):
+        board = random_position(rng, max_unknown=12, flags=k % 2 == 1)
+        yield (board, *_analysed(board))
+
+
 @pytest.mark.parametrize("kind", range(len(SHAPES)))
 def test_the_outer_cells_are_exactly_the_cells_that_tell_a_shape_apart(kind: int) -> None:
     rows, cols = 6, 6
@@ -56,11 +65,8 @@ def test_the_outer_cells_are_exactly_the_cells_that_tell_a_shape_apart(kind: int
 
 
 def test_forced_counts_match_brute_force() -> None:
-    rng = random.Random(13)
     checked = 0
-    for k in range(600):
-        board = random_position(rng, max_unknown=12, flags=k % 2 == 1)
-        _, pos, risk = _analysed(board)
+    for board, _, pos, risk in _random_boards(13, 600):
         layouts = _layouts(board)
         unknown, known = set(pos.unknown), set(pos.known_mines)
         for kind, top_left in itertools.product(range(len(SHAPES)), pos.unknown):
@@ -105,11 +111,8 @@ def _trapped(board: Board, layout: set[int], k: int) -> bool:
 
 def test_a_pseudo_fifty_fifty_is_a_mine_only_where_a_trap_holds_it() -> None:
     """Every cell the rule picks is checked against every layout of its board, and the rule must fire often."""
-    rng = random.Random(5)
     found = 0
-    for k in range(1200):
-        board = random_position(rng, max_unknown=12, flags=k % 2 == 1)
-        analysis, pos, risk = _analysed(board)
+    for board, analysis, pos, risk in _random_boards(5, 1200):
         cell = pseudo_fifty_fifty(pos, board.mines, analysis.solutions, risk, analysis.exact)
         if cell is None:
             continue
