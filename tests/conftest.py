@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +29,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_DATA_HOME, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _temp_files_in_the_test_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the code under test writes to the system temp folder (the debug pictures nobody named a folder for)
+    lands in the test's own folder, which pytest keeps for the last few runs, instead of piling up in /tmp."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 @pytest.fixture(scope="session")
