@@ -145,13 +145,12 @@ def main() -> int:
             [f.winner_won for f in group], [f.runner_up_won for f in group]
         )
         rows += f"| {name} | {n} | {only_winner} | {only_runner_up} | **{diff:+.2f}** ± {half:.2f} |\n"
-    emit(
+    header = (
         f"Command: `python benchmarks/deviation.py {' '.join(sys.argv[1:])}`\n\n"
         f"{args.preset}, seed {args.seed}, games 0–{args.games - 1}: {len(forks)} forks.\n\n"
-        "| forks where | forks | won only as played | won only with the runner-up | runner-up − played, "
-        "points of the game's win chance (95% CI) |\n|---|---|---|---|---|\n" + rows,
-        args.out,
     )
+    columns = "| forks where | forks | won only as played | won only with the runner-up | runner-up − played, points"
+    emit(header + columns + " of the game's win chance (95% CI) |\n|---|---|---|---|---|\n" + rows, args.out)
     return 0
 
 
