@@ -30,7 +30,7 @@ from report import emit  # benchmarks/report.py, beside this script
 from autoplay.board.rules import PRESETS
 from autoplay.sim.runner import GameSpec, play_game
 from autoplay.solver.decide import Decision, Move
-from autoplay.solver.guess import PROGRESS_BONUS, Scored
+from autoplay.solver.guess import Scored
 
 
 @dataclass
@@ -43,10 +43,6 @@ class Fork:
     runner_up: Scored
     runner_up_won: bool
     winner_won: bool = False
-
-
-def _score(s: Scored) -> float:
-    return s.survive_two + PROGRESS_BONUS * s.progress
 
 
 def play_forked(spec: GameSpec, seed: int, index: int) -> Fork | None:
@@ -109,7 +105,7 @@ GROUPS: list[tuple[str, Callable[[Fork], bool]]] = [
 
 
 def _gap(f: Fork) -> float:
-    return _score(f.winner) - _score(f.runner_up)
+    return f.winner.score() - f.runner_up.score()
 
 
 def main() -> int:
