@@ -161,14 +161,21 @@ class Table:
     def xdotool(self, *args: str) -> None:
         subprocess.run(["xdotool", *args], env=self.env, check=True, timeout=10, capture_output=True)
 
-    def wait_for_presses(self, count: int, timeout: float = 60.0) -> None:
-        """Return once the server has processed ``count`` more button presses (play is under way)."""
+    def wait_for_presses(self, count: int, timeout: float = 60.0, process: subprocess.Popen[str] | None = None) -> bool:
+        """Wait until the server has processed ``count`` more button presses (play is under way).
+
+        True once it has; False as soon as ``process`` (the play command, when given) has exited first, since
+        no press will come then; a timeout raises.
+        """
         start = sum(e["ev"] == "press" for e in read_events(self.record_log))
         deadline = time.monotonic() + timeout
         while sum(e["ev"] == "press" for e in read_events(self.record_log)) < start + count:
+            if process is not None and process.poll() is not None:
+                return False
             if time.monotonic() > deadline:
                 raise RuntimeError(f"fewer than {count} presses within {timeout} s")
             time.sleep(0.05)
+        return True
 
     def cover(self, rect: Rect, focus: bool = False) -> tuple[subprocess.Popen[bytes], Path]:
         """A press-logging window over ``rect``; returns the process and its log."""

@@ -88,7 +88,7 @@ def test_the_user_moving_the_pointer_stops_play(table):
 
 def test_ctrl_c_stops_play_and_the_report_counts_every_press(table):
     def interrupt(process):
-        table.wait_for_presses(30)  # well into the first game
+        table.wait_for_presses(30, process=process)  # well into the first game
         process.send_signal(signal.SIGINT)
 
     outcome = table.attack(interrupt, delay=(0.5, 1.0), rng=random.Random(7))
@@ -266,12 +266,7 @@ def test_a_dialog_of_the_game_over_the_board_is_closed_with_escape_and_play_goes
                 if mapped:
                     return {"dialogs": mapped, "attempts": attempt}
                 time.sleep(0.05)
-            presses = sum(e["ev"] == "press" for e in read_events(table.record_log))
-            while (
-                process.poll() is None and sum(e["ev"] == "press" for e in read_events(table.record_log)) < presses + 10
-            ):
-                time.sleep(0.05)  # well into the next game
-            if process.poll() is not None:
+            if not table.wait_for_presses(10, process=process):  # well into the next game, unless play has ended
                 break
         return {"dialogs": set(), "attempts": attempt}
 
