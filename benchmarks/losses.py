@@ -1,6 +1,6 @@
 """Where simulated games are lost: the policy of each losing guess, first guess of the game or later.
 
-Usage: python benchmarks/losses.py [--preset expert] [--games 3000] [--seed 3] [--guess-depth 2] [--out F.md]
+Usage: python benchmarks/losses.py [--preset expert] [--games 3000] [--seed 3] [--guess-depth 3] [--out F.md]
 
 A guess policy can only be improved where games are lost, so this tallies every lost game by what
 made its last move: the look-ahead, the exhaustive endgame search, an unavoidable 50/50, or the
@@ -23,6 +23,7 @@ from report import emit  # benchmarks/report.py, beside this script
 from autoplay.board.rules import PRESETS
 from autoplay.sim.runner import GameSpec, play_game
 from autoplay.solver.decide import Decision
+from autoplay.solver.guess import DEFAULT_DEPTH
 
 
 def losing_policy(decisions: list[Decision]) -> tuple[str, str]:
@@ -40,7 +41,7 @@ def main() -> int:
     ap.add_argument("--preset", choices=sorted(PRESETS), default="expert")
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=3)
-    ap.add_argument("--guess-depth", type=int, choices=(2, 3), default=2)
+    ap.add_argument("--guess-depth", type=int, choices=(2, 3), default=DEFAULT_DEPTH)
     ap.add_argument("--out")
     args = ap.parse_args()
     size = PRESETS[args.preset]

@@ -18,6 +18,7 @@ from report import emit  # benchmarks/report.py, beside this script
 from autoplay.board.rules import PRESETS, Rules
 from autoplay.cli.progress import Progress
 from autoplay.sim.runner import GameSpec, run_games, start_cell, summarise
+from autoplay.solver.guess import DEFAULT_DEPTH
 
 
 def start_text(spec: GameSpec) -> str:
@@ -36,7 +37,13 @@ def main() -> int:
     ap.add_argument("--time-limit", type=float, default=1.0)
     ap.add_argument("--out", help="append the markdown table to this file as well")
     ap.add_argument("--max-per-cell", type=int, default=1, help="up to K mines a cell (the seed's variant)")
-    ap.add_argument("--guess-depth", type=int, choices=(2, 3), default=2, help="moves a guess looks ahead")
+    ap.add_argument(
+        "--guess-depth",
+        type=int,
+        choices=(2, 3),
+        default=DEFAULT_DEPTH,
+        help="moves a guess looks ahead (default: the solver's)",
+    )
     ap.add_argument(
         "--first-cell",
         nargs=2,

@@ -11,6 +11,7 @@ import time
 from autoplay.board.rules import FIRST_CLICK_RULES, PRESETS, WIN_RULES, Rules
 from autoplay.cli.arguments import non_negative_int, positive_int, positive_seconds
 from autoplay.errors import UsageError
+from autoplay.solver.guess import DEFAULT_DEPTH
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -75,9 +76,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--guess-depth",
         type=int,
         choices=(2, 3),
-        default=2,
-        help="moves a guess looks ahead: 2 (default), or 3 to weigh the closest candidates once more "
-        "(slower; see BENCHMARKS.md)",
+        default=DEFAULT_DEPTH,
+        help="moves a guess looks ahead: 3 (default) weighs the closest candidates once more, 2 does not "
+        "(about twice as fast; see BENCHMARKS.md)",
     )
     add_max_per_cell(p)
     p.set_defaults(func=run)

@@ -23,6 +23,7 @@ from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.sim.game import Game
 from autoplay.sim.stats import percentile, wilson_interval
+from autoplay.solver.guess import DEFAULT_DEPTH
 
 if TYPE_CHECKING:
     from autoplay.solver.decide import Decision
@@ -37,7 +38,7 @@ class GameSpec:
     """One kind of game; ``first_cell`` (row, col) overrides where the solver opens, to compare start cells.
 
     ``max_per_cell`` above 1 is the several-mines-per-cell variant (played by :mod:`autoplay.solver.multimine`);
-    ``guess_depth`` 3 turns on the guess search's third move (:mod:`autoplay.solver.deeper`).
+    ``guess_depth`` 2 turns off the guess search's third move (:mod:`autoplay.solver.deeper`).
     """
 
     rows: int
@@ -47,7 +48,7 @@ class GameSpec:
     time_limit: float = 1.0
     first_cell: tuple[int, int] | None = None
     max_per_cell: int = 1
-    guess_depth: int = 2
+    guess_depth: int = DEFAULT_DEPTH
 
 
 def start_cell(spec: GameSpec) -> tuple[int, int]:

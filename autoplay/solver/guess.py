@@ -22,7 +22,7 @@ The policy, in the order it is applied:
    the chance of making progress; ties go to the expected number of cells
    made certainly safe, then to plain safety.
 
-4. With ``depth=3`` (not the default), when the best two or three scores are
+4. With ``depth=3`` (the default), when the best two or three scores are
    within ``deeper.MARGIN`` of each other, those candidates are weighed once
    more by their chance of surviving three moves (:mod:`deeper`); a strictly
    better one replaces the leader.
@@ -57,9 +57,10 @@ MAX_OFF_FRONTIER: Final = 3
 PROGRESS_BONUS: Final = 0.1
 #: Slack for float rounding when the look-ahead gives up on a candidate that cannot win.
 _MARGIN: Final = 1e-6
-#: Moves the look-ahead weighs by default: 2, or 3 to weigh the closest candidates once more (:mod:`deeper`;
-#: measured in BENCHMARKS.md: not a significant gain over 40,000 paired expert games, at 44% of the speed).
-DEFAULT_DEPTH = 2
+#: Moves the look-ahead weighs by default: 3 weighs the closest candidates once more (:mod:`deeper`), 2 does not.
+#: Measured in BENCHMARKS.md: +0.12 +- 0.10 points on expert (240,000 paired games) and +0.08 +- 0.05 on
+#: intermediate (200,000), none on beginner, at 0.55x the simulator's speed on the larger boards.
+DEFAULT_DEPTH = 3
 #: Share of the remaining time the endgame search may use before the heuristic takes over.
 ENDGAME_SHARE = 0.6
 #: Skip the search when listing the layouts would walk more frontier assignments than this.

@@ -31,7 +31,7 @@ NOT_RUN = {
     "autoplay play --skin xdemineur --dry-run": "live: needs a running xdemineur window (tests/e2e)",
     "autoplay replay runs/session1 --out /tmp/annotated": "draws the live play line's recording (tests/replay)",
     "autoplay replay runs/session1": "replays the live play line's recording (tests/e2e)",
-    "python benchmarks/paired.py ours.txt deeper.txt": "compares the per-game files of the two lines above "
+    "python benchmarks/paired.py shallow.txt ours.txt": "compares the per-game files of the two lines above "
     "(benchmarks/, run for BENCHMARKS.md)",
     "autoplay report runs/session1": "reports on the live play line's recording (tests/replay/test_report.py)",
     "autoplay replay runs/session1 --audit": "audits the live play line's recording (tests/replay, tests/e2e)",

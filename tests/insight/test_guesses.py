@@ -84,8 +84,8 @@ CLOSE_CALL = (
 
 def test_a_depth_three_pick_says_the_scores_were_too_close():
     board = Board.from_text(CLOSE_CALL)
-    assert choose_move(board).guess_choice.policy == "look-ahead"  # the default looks two moves ahead
-    decision = choose_move(board, depth=3)
+    assert choose_move(board, depth=2).guess_choice.policy == "look-ahead"  # two moves ahead: no third
+    decision = choose_move(board)  # the default weighs close calls three moves deep
     assert decision.guess_choice is not None and decision.guess_choice.policy == "depth-3"
     leader = decision.guess_choice.ranked[0]
     assert (leader.index // 16, leader.index % 16) == (decision.moves[0].row, decision.moves[0].col)
