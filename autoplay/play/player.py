@@ -431,8 +431,7 @@ class Player:
         self.dialogs_closed += 1
         if self.in_progress is not None:
             self.in_progress.dialogs_closed += 1
-        self.mouse.forget_position()
-        return True
+        return True  # Escape moved no pointer: a hand on the mouse meanwhile is still seen at the next click
 
     # -- acting ---------------------------------------------------------------
     def click_moves(self, moves: list[Move], frame: np.ndarray) -> int | None:

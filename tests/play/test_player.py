@@ -119,6 +119,28 @@ def test_a_reveal_taken_as_a_flag_in_a_batch_a_dialog_cut_short_is_unflagged_too
     assert table.game.revealed[row * 9 + col]
 
 
+def test_a_hand_on_the_mouse_while_a_dialog_is_closed_stops_play():
+    """Closing the game's own dialog (Escape) moves no pointer, so play keeps checking that the pointer is where it
+    left it: a user who moves the mouse meanwhile takes over, and nothing more is clicked."""
+    from autoplay.control.mouse import UserTookOver
+
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table)
+    backend.dialog_after = {2}
+    player, _ = make_player(table, backend)
+    close = player.mouse.guard.dismiss
+
+    def close_while_the_user_moves(cover: object) -> bool:
+        backend.pos = (backend.pos[0] + 40, backend.pos[1] + 25)
+        return close(cover)
+
+    player.mouse.guard.dismiss = close_while_the_user_moves
+    with pytest.raises(UserTookOver):
+        player.play_game(1)
+    assert table.dismissed == 1
+    assert sum(b == "left" for *_, b in backend.clicks) == 2  # not one click after the hand moved
+
+
 def test_clicks_that_never_register_stop_the_game():
     table = FakeTable(9, 9, 10, seed=5)
     player, backend = make_player(table, FakeBackend(table, drop=set(range(2, 1000))))
