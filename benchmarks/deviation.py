@@ -1,7 +1,7 @@
 """One-step deviations: what a look-ahead guess's runner-up would have won, game by game.
 
 Usage: python benchmarks/deviation.py [--preset expert] [--games 100000] [--seed 3] [--jobs 2]
-       [--base PER_GAME.txt] [--out F.md]
+       [--guess-depth 3] [--base PER_GAME.txt] [--out F.md]
 
 A guess policy ranks its candidates; whether the ranking is right can be asked one decision at a time.  Game
 ``i`` is played as the solver plays it, and again with one decision changed: at its k-th look-ahead guess
@@ -13,7 +13,9 @@ where the ranking errs: a group whose runner-up wins more is ranked backwards.  
 such as two far corners) are the control: their difference must be zero within its interval.
 
 ``--base`` reads the undisturbed games' outcomes from a ``--per-game`` file of ``autoplay simulate`` with the same
-preset and seed (halving the work); without it each game is also played undisturbed here.
+preset, seed and guess depth (halving the work); without it each game is also played undisturbed here.  Only
+guesses the two-move look-ahead decided are forked: at depth 3 the close calls the third move re-ranks are left
+out, so ``--guess-depth 2`` samples every look-ahead ranking.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from report import emit  # benchmarks/report.py, beside this script
 from autoplay.board.rules import PRESETS
 from autoplay.sim.runner import GameSpec, play_game
 from autoplay.solver.decide import Decision, Move
-from autoplay.solver.guess import Scored
+from autoplay.solver.guess import DEFAULT_DEPTH, Scored
 
 
 @dataclass
@@ -114,11 +116,12 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--guess-depth", type=int, choices=(2, 3), default=DEFAULT_DEPTH)
     ap.add_argument("--base", help="per-game file of the undisturbed games (autoplay simulate --per-game)")
     ap.add_argument("--out")
     args = ap.parse_args()
     size = PRESETS[args.preset]
-    spec = GameSpec(size.rows, size.cols, size.mines)
+    spec = GameSpec(size.rows, size.cols, size.mines, guess_depth=args.guess_depth)
     base = read(args.base) if args.base else None
     if base is not None and len(base) < args.games:
         raise SystemExit(f"deviation: {args.base} has {len(base)} games, fewer than --games {args.games}")

@@ -58,8 +58,8 @@ PROGRESS_BONUS: Final = 0.1
 #: Slack for float rounding when the look-ahead gives up on a candidate that cannot win.
 _MARGIN: Final = 1e-6
 #: Moves the look-ahead weighs by default: 3 weighs the closest candidates once more (:mod:`deeper`), 2 does not.
-#: Measured in BENCHMARKS.md: +0.12 +- 0.10 points on expert (240,000 paired games) and +0.08 +- 0.05 on
-#: intermediate (200,000), none on beginner, at 0.55x the simulator's speed on the larger boards.
+#: Measured in BENCHMARKS.md: +0.12 +- 0.07 points on expert (500,000 paired games) and +0.08 +- 0.05 on
+#: intermediate (200,000), none on beginner, at half the simulator's speed on expert.
 DEFAULT_DEPTH = 3
 #: Share of the remaining time the endgame search may use before the heuristic takes over.
 ENDGAME_SHARE = 0.6
