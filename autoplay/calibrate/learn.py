@@ -42,7 +42,7 @@ from autoplay.calibrate.rules_labels import (
 )
 from autoplay.calibrate.tilebook import TileBook, separation_radius
 from autoplay.play.final_board import mines_accounted, mines_read, with_own_flags
-from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, crop_patch, patch_vectors
+from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_image, cell_patches, crop_patch, patch_vectors
 from autoplay.vision.grid import Grid
 
 Cell = tuple[int, int]
@@ -166,8 +166,7 @@ def _group_by_looks(
     radius = separation_radius(vectors[read], [board.cells[i] for i in read])
 
     def crop(k: int) -> np.ndarray:
-        x0, y0, x1, y1 = grid.cell_rect(*unknown[k])
-        return np.ascontiguousarray(frame[y0:y1, x0:x1])
+        return cell_image(frame, grid, *unknown[k])
 
     book = TileBook(radius)
     ids = book.assign(vectors[[r * grid.cols + c for r, c in unknown]], crop).tolist()

@@ -48,7 +48,7 @@ from autoplay.control.window import GameWindow
 from autoplay.errors import ContradictionError, ControlError
 from autoplay.play.player import board_rect_on_screen, board_roi
 from autoplay.vision.extend import extend_fresh_board
-from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_patches, patch_vectors
+from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_image, cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
 from autoplay.vision.obstruction import largest_block
@@ -119,8 +119,7 @@ class _Game:
         cols = self.grid.cols
 
         def crop(i: int) -> np.ndarray:
-            x0, y0, x1, y1 = self.grid.cell_rect(*divmod(i, cols))
-            return np.ascontiguousarray(frame[y0:y1, x0:x1])
+            return cell_image(frame, self.grid, *divmod(i, cols))
 
         return vectors, self.session.book.assign(vectors, crop)
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
+from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_image, crop_patch, patch_vectors
 from autoplay.vision.grid import Grid
 
 
@@ -39,8 +39,7 @@ def cut_cells(
     crops, vectors, cells = [], [], []
     for r in range(grid.rows):
         for c in range(grid.cols):
-            x0, y0, x1, y1 = grid.cell_rect(r, c)
-            crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+            crop = cell_image(image, grid, r, c)
             crops.append(crop)
             vectors.append(patch_vectors(crop_patch(crop, size, inset))[0])
             cells.append((r, c))

@@ -44,7 +44,7 @@ import numpy as np
 
 from autoplay.board.model import HIDDEN, Board
 from autoplay.board.rules import Rules
-from autoplay.vision.features import cell_patches
+from autoplay.vision.features import cell_image, cell_patches
 from autoplay.vision.grid import Grid
 from autoplay.vision.obstruction import looks_obstructed
 from autoplay.vision.state import UNKNOWN, game_state
@@ -59,8 +59,7 @@ READABLE_SHARE = 0.5
 
 
 def _patch(frame: np.ndarray, grid: Grid, cell: Cell) -> np.ndarray:
-    x0, y0, x1, y1 = grid.cell_rect(*cell)
-    return frame[y0:y1, x0:x1]
+    return cell_image(frame, grid, *cell)
 
 
 def is_fresh_board(board: Board, unreadable: Collection[Cell], readable_share: float = READABLE_SHARE) -> bool:

@@ -55,6 +55,7 @@ from autoplay.solver.decide import Decision, Move
 from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
 from autoplay.vision.debug import write_debug_image
 from autoplay.vision.decode import DecodedFrame
+from autoplay.vision.features import cell_image
 from autoplay.vision.grid import Grid
 from autoplay.vision.obstruction import looks_obstructed
 
@@ -801,8 +802,7 @@ class _GameInProgress:
             if len(looks) >= MAX_FLAG_LOOKS:
                 return
             if (row, col) not in looks:
-                x0, y0, x1, y1 = grid.cell_rect(row, col)
-                looks[(row, col)] = np.ascontiguousarray(frame[y0:y1, x0:x1])
+                looks[(row, col)] = cell_image(frame, grid, row, col)
 
     def finish(self, decoded: Any, state: str) -> None:
         """The game shows its end: take it only once it has stayed unchanged for a long settle.

@@ -37,10 +37,9 @@ def _axis_samples(edges: np.ndarray, per_cell: int, inset: float, offset: float)
 
 @lru_cache(maxsize=32)
 def _sampling_maps(xs: bytes, ys: bytes, size: int, inset: float, offset: float) -> tuple[np.ndarray, np.ndarray]:
-    xs_arr = np.frombuffer(xs, dtype=np.float64)
-    ys_arr = np.frombuffer(ys, dtype=np.float64)
-    sx = _axis_samples(xs_arr - xs_arr[0], size, inset, offset)
-    sy = _axis_samples(ys_arr - ys_arr[0], size, inset, offset)
+    """Remap tables for edges given relative to the board crop's first pixel (so a sub-pixel origin is kept)."""
+    sx = _axis_samples(np.frombuffer(xs, dtype=np.float64), size, inset, offset)
+    sy = _axis_samples(np.frombuffer(ys, dtype=np.float64), size, inset, offset)
     map_x = np.ascontiguousarray(np.broadcast_to(sx[None, :], (len(sy), len(sx))))
     map_y = np.ascontiguousarray(np.broadcast_to(sy[:, None], (len(sy), len(sx))))
     return cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
@@ -62,12 +61,13 @@ def shrink_factor(grid: Grid, size: int = DEFAULT_SIZE, inset: float = DEFAULT_I
 def cell_patches(image: np.ndarray, grid: Grid, size: int = DEFAULT_SIZE, inset: float = DEFAULT_INSET) -> np.ndarray:
     """A (rows, cols, size, size, 3) uint8 array: each cell resampled to ``size`` x ``size`` BGR."""
     x0, y0, x1, y1 = grid.rect
-    board = image[max(0, y0) : y1, max(0, x0) : x1]
+    left, top = max(0, x0), max(0, y0)
+    board = image[top:y1, left:x1]
     factor = shrink_factor(grid, size, inset)
     if factor > 1:  # an even box: its mean is centred between the pixel it is stored at and the one before
         board = cv2.blur(board, (factor, factor), borderType=cv2.BORDER_REPLICATE)
     offset = 0.0 if factor > 1 else -0.5
-    map1, map2 = _sampling_maps(grid.xs.tobytes(), grid.ys.tobytes(), size, float(inset), offset)
+    map1, map2 = _sampling_maps((grid.xs - left).tobytes(), (grid.ys - top).tobytes(), size, float(inset), offset)
     sampled = cv2.remap(board, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if sampled.ndim == 2:
         sampled = cv2.cvtColor(sampled, cv2.COLOR_GRAY2BGR)
@@ -78,6 +78,32 @@ def patch_vectors(patches: np.ndarray) -> np.ndarray:
     """Flatten patches (any leading shape) into float32 rows scaled to 0..1 for distance maths."""
     size = patches.shape[-3] * patches.shape[-2] * patches.shape[-1]
     return patches.reshape(-1, size).astype(np.float32) * np.float32(1 / 255)
+
+
+def cell_image(image: np.ndarray, grid: Grid, row: int, col: int) -> np.ndarray:
+    """The picture of one cell as a tile of whole pixels: what a template file of it holds.
+
+    On a grid of whole-pixel edges this is the plain crop.  On a sub-pixel grid (a page scaled to 125%) the cell is
+    resampled so that the tile's own edges are the cell's, as :func:`cell_patches` sees it: a template cut from the
+    rounded rectangle would sit up to half a pixel off its cell and never match it as well as the cell next to it.
+
+    >>> import numpy as np
+    >>> image = np.tile(np.arange(0, 200, 20, dtype=np.uint8), (4, 1))  # columns 0, 20, 40, ...
+    >>> cell_image(image, Grid(np.array([2.0, 5.0]), np.array([1.0, 3.0])), 0, 0).tolist()
+    [[40, 60, 80], [40, 60, 80]]
+    >>> cell_image(image, Grid(np.array([2.5, 5.5]), np.array([1.0, 3.0])), 0, 0).tolist()  # half a pixel on
+    [[50, 70, 90], [50, 70, 90]]
+    """
+    x0, y0, x1, y1 = grid.cell_rect(row, col)
+    left, right, top, bottom = grid.xs[col], grid.xs[col + 1], grid.ys[row], grid.ys[row + 1]
+    if (left, right, top, bottom) == (x0, x1, y0, y1):
+        return np.ascontiguousarray(image[y0:y1, x0:x1])
+    width, height = max(1, round(right - left)), max(1, round(bottom - top))
+    sx, sy = (right - left) / width, (bottom - top) / height
+    # Output pixel i covers [i, i+1) of the tile, whose centre is at left + (i + 0.5) * sx on the image.
+    to_image = np.array([[sx, 0.0, left + 0.5 * sx - 0.5], [0.0, sy, top + 0.5 * sy - 0.5]])
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    return cv2.warpAffine(image, to_image, (width, height), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
 def crop_patch(crop: np.ndarray, size: int = DEFAULT_SIZE, inset: float = DEFAULT_INSET) -> np.ndarray:

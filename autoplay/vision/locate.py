@@ -15,7 +15,9 @@ import cv2
 import numpy as np
 
 from autoplay.errors import UnreadableBoardError
+from autoplay.vision.classify import squared_distances
 from autoplay.vision.extend import extend_to_tiles
+from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.refine import refine_grid
 from autoplay.vision.skin import Skin
@@ -226,7 +228,7 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
             "of the board is covered (a dialog or another window?)"
         )
     raw = Grid(_edges_from_centres(col_centres, pitch_x), _edges_from_centres(row_centres, pitch_y))
-    grid = _clip_to_image(raw, image.shape)
+    grid = _drawn_edges(image, raw)
     side = _outside_side(raw, image.shape) or _cut_side(located_on, grid)
     if side:
         raise UnreadableBoardError(f"the board runs off the {side} edge of the image: capture the whole window")
@@ -314,6 +316,68 @@ def _cut_side(image: np.ndarray, grid: Grid) -> str | None:
         if len(outside) and inside.mean() > 0 and np.mean(outside > 0.5 * inside) >= 0.75:
             return name
     return None
+
+
+#: A pitch further than this (px) from a whole number may be drawn between pixels (a page at 125%: 16 px x 1.25 + ...).
+WHOLE_PITCH = 0.04
+#: Two cells this near (RMS, 0..1) count as one look when :func:`distinct_looks` counts a board's tiles.
+ONE_LOOK = 0.03
+#: The sub-pixel lattice is taken when whole pixels show at least this many times as many looks: an interpolated
+#: page splits each tile into one look per pixel phase (5-7 times as many, measured at 110-150%), while a lattice
+#: measured a little off a whole pitch on a pixel-exact game (sgt-mines' 20 px rows measured as 19.94) shows
+#: about as many either way.
+CLEARLY_FEWER = 2
+
+
+def distinct_looks(image: np.ndarray, grid: Grid) -> int:
+    """How many different pictures the cells of ``grid`` show (greedy groups of radius ``ONE_LOOK``).
+
+    The right placement of a board's cells is the one on which equal tiles look equal, whatever the game: a board
+    shows a handful of tiles, and a placement off by part of a pixel in some cells splits each tile into one look
+    per offset.  No label is needed, so this works before any skin exists.
+
+    >>> import numpy as np
+    >>> tile = np.full((10, 10, 3), 200, np.uint8); tile[:, 0] = tile[0, :] = 90
+    >>> distinct_looks(np.tile(tile, (4, 5, 1)), Grid(np.arange(0.0, 51.0, 10), np.arange(0.0, 41.0, 10)))
+    1
+    """
+    vectors = patch_vectors(cell_patches(image, grid))
+    leaders = np.zeros((0, vectors.shape[1]), np.float32)
+    limit = ONE_LOOK * ONE_LOOK
+    for vector in vectors:
+        if len(leaders) and squared_distances(vector[None, :], leaders).min() <= limit:
+            continue
+        leaders = np.vstack([leaders, vector[None, :]])
+    return len(leaders)
+
+
+def _even_lattice(edges: np.ndarray) -> np.ndarray:
+    """Edges at one constant, possibly fractional, pitch: the least-squares line through the measured edges."""
+    index = np.arange(len(edges), dtype=np.float64)
+    slope, intercept = np.polyfit(index, edges, 1)
+    return np.asarray(intercept + slope * index)
+
+
+def _drawn_edges(image: np.ndarray, raw: Grid) -> Grid:
+    """The cell edges where the game drew them: whole pixels, or between pixels when its tiles are scaled.
+
+    A game that draws its tiles pixel by pixel puts every edge on a whole pixel, even at an odd pitch (gnome-mines
+    spreads 28.4 px rows as 28 and 29): rounding the measured edges finds them.  A scaled page (a browser at 125%,
+    a Qt game with a scale factor) draws its tiles at a fractional pitch and interpolates them, so each cell sits
+    at another part of a pixel: rounded edges then cut every cell a different fraction off, and one tile becomes
+    several looks that no skin can hold.  Both placements are tried only when the pitch is fractional, and the
+    sub-pixel one is taken when the board shows clearly fewer distinct looks on it (``CLEARLY_FEWER``); otherwise
+    whole pixels stay, as every pixel-exact game had before.  :func:`~autoplay.vision.features.cell_patches` samples at the sub-pixel edges directly.
+    """
+    whole = _clip_to_image(raw, image.shape)
+    pitch_x, pitch_y = raw.pitch
+    if max(abs(pitch_x - round(pitch_x)), abs(pitch_y - round(pitch_y))) <= WHOLE_PITCH:
+        return whole
+    even = Grid(_even_lattice(raw.xs), _even_lattice(raw.ys))
+    height, width = image.shape[:2]
+    if even.xs[0] < 0 or even.ys[0] < 0 or even.xs[-1] > width or even.ys[-1] > height:
+        return whole
+    return even if CLEARLY_FEWER * distinct_looks(image, even) <= distinct_looks(image, whole) else whole
 
 
 def _clip_to_image(grid: Grid, shape: tuple[int, ...]) -> Grid:

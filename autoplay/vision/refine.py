@@ -46,10 +46,16 @@ def _fit_ys(image: np.ndarray, skin: Skin, cols: np.ndarray, ys: np.ndarray) -> 
     return template_fit(image, Grid(cols, ys), skin)
 
 
+def _on_pixels(edges: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """``edges`` rounded to whole pixels when ``like`` (the located edges) are whole; a sub-pixel lattice (a
+    scaled page, see ``locate``) stays between pixels."""
+    return np.asarray(np.round(edges)) if np.array_equal(like, np.round(like)) else np.asarray(edges)
+
+
 def _stretch(edges: np.ndarray, first: float, last: float) -> np.ndarray:
     """Edges with the first moved by ``first`` px, the last by ``last`` px and those between in proportion."""
     t = (edges - edges[0]) / (edges[-1] - edges[0])
-    return np.asarray(np.round(edges + first + (last - first) * t))
+    return _on_pixels(edges + first + (last - first) * t, edges)
 
 
 def _valid(edges: np.ndarray, limit: int) -> bool:
@@ -58,7 +64,7 @@ def _valid(edges: np.ndarray, limit: int) -> bool:
 
 def _best_edges(edges: np.ndarray, limit: int, fit: Callable[[np.ndarray], float], reach: int) -> np.ndarray:
     """The measured or evenly spaced lattice with each end moved by up to ``reach`` px, whichever fits best."""
-    even = np.round(np.linspace(edges[0], edges[-1], len(edges)))
+    even = _on_pixels(np.linspace(edges[0], edges[-1], len(edges)), edges)
     moves = range(-reach, reach + 1)
     candidates = [_stretch(base, a, b) for base in (edges, even) for a in moves for b in moves]
     best = min((e for e in candidates if _valid(e, limit)), key=fit, default=edges)
