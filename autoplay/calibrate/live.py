@@ -47,6 +47,7 @@ from autoplay.control.mouse import Mouse
 from autoplay.control.window import GameWindow
 from autoplay.errors import ContradictionError, ControlError
 from autoplay.play.player import board_rect_on_screen, board_roi
+from autoplay.vision.classify import squared_distances
 from autoplay.vision.extend import extend_fresh_board
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_image, cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
@@ -66,6 +67,29 @@ DIALOG_CELLS = 12
 MIN_DIALOG_CELLS = 4
 #: What a skin needs before it can play: hidden, 0-3, a mine and a flag.
 REQUIRED = (".", "0", "1", "2", "3", "mine", "F")
+
+
+#: A cluster of the fresh board this near (in clustering radii) the commonest one, and holding this share of its
+#: cells, is another look of the covered tile (a page at 125% snaps its tiles to 22 and 23 px, and their
+#: pictures differ by a little more than one radius), not an area the game opened by itself.
+COVERED_REACH = 2.0
+COVERED_SHARE = 0.02
+
+
+def covered_looks(ids: np.ndarray, book: TileBook) -> frozenset[int]:
+    """The clusters a fresh board's covered tile shows: the commonest one and those like it (see ``COVERED_REACH``).
+
+    >>> book = TileBook(radius=0.05)
+    >>> ids = book.assign(np.array([[0.0]] * 60 + [[0.08]] * 30 + [[0.5]] * 10, np.float32), lambda i: np.zeros(1))
+    >>> sorted(covered_looks(ids, book))  # the 0.5 cells are an opened area, not the covered tile
+    [0, 1]
+    """
+    counts = np.bincount(ids)
+    main = int(np.argmax(counts))
+    leaders = np.stack(book.leaders)
+    near = np.sqrt(squared_distances(leaders[main][None, :], leaders)[0]) <= COVERED_REACH * book.radius
+    common = counts >= COVERED_SHARE * len(ids)
+    return frozenset(int(k) for k in np.flatnonzero(near[: len(counts)] & common)) | {main}
 
 
 def missing_labels(labels: set[str]) -> list[str]:
@@ -109,7 +133,7 @@ class _Game:
         self.shown: dict[int, set[int]] = {}
         self.steps: list[_Step] = []
         self.fresh = self.frame
-        self.hidden = int(np.argmax(np.bincount(self.ids)))
+        self.hidden = covered_looks(self.ids, self.session.book)
 
     def look(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Patch vectors and cluster ids of every cell of ``frame``."""
@@ -135,12 +159,16 @@ class _Game:
         self.frame = settled.frame
         self.vectors, self.ids = self.look(self.frame)
 
+    def shows_covered(self, ids: np.ndarray) -> np.ndarray:
+        """Per cell, whether its cluster is one of the fresh board's looks of the covered tile."""
+        return np.isin(ids, sorted(self.hidden))
+
     def distance(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.sqrt(((a - b) ** 2).mean(axis=1))
 
     def still_covered(self, index: int, before: np.ndarray | None = None) -> bool:
         """The cell shows the hidden tile, its covered look, or (given ``before``) did not change at all."""
-        if self.ids[index] == self.hidden:
+        if self.ids[index] in self.hidden:
             return True
         now = self.vectors[index : index + 1]
         if self.distance(now, self.covered_look[index : index + 1])[0] < CHANGED:
@@ -152,7 +180,7 @@ class _Game:
         self.steps.append(_Step(target, before, self.status.copy(), {k: set(v) for k, v in self.shown.items()}))
         changed = self.distance(self.vectors, before) > CHANGED
         # A cell that shows the fresh board's tile is covered, whatever else flickered on it.
-        self.status[changed & (self.status == COVERED) & (self.ids != self.hidden)] = REVEALED
+        self.status[changed & (self.status == COVERED) & ~self.shows_covered(self.ids)] = REVEALED
         for index in np.flatnonzero(self.status == REVEALED):
             self.shown.setdefault(int(index), set()).add(int(self.ids[index]))
 
@@ -188,7 +216,7 @@ def _finish(game: _Game, mines: int | None) -> GameEvidence:
     last = game.steps[-1]
     status, shown = last.status.copy(), last.shown
     changed = game.distance(final_vectors, last.vectors) > CHANGED
-    newly = changed & (status == COVERED) & (final_ids != game.hidden)
+    newly = changed & (status == COVERED) & ~game.shows_covered(final_ids)
     covered_after = int(np.sum((status == COVERED) | (status == FLAGGED))) - int(newly.sum())
     shape = (game.grid.rows, game.grid.cols)
     evidence = game.session.evidence
@@ -273,14 +301,14 @@ def play_one(
     grid = locate_fresh(fresh, sizes)
     mines = sizes.get((grid.rows, grid.cols))
     game = _Game(session, grab, grid, settle)
-    counts = np.bincount(game.ids)
-    if counts[game.hidden] < FRESH_SHARE * len(game.ids):
+    alike = float(np.mean(game.shows_covered(game.ids)))
+    if alike < FRESH_SHARE:
         raise ControlError(
-            f"the window does not show a fresh game ({counts[game.hidden] / len(game.ids):.0%} of the cells look alike); "
+            f"the window does not show a fresh game ({alike:.0%} of the cells look alike); "
             "start a new game and try again"
         )
-    session.evidence.add_role(".", [game.hidden])
-    opened = game.ids != game.hidden  # a game may open an area itself at the start (xdemineur)
+    session.evidence.add_role(".", set(game.hidden))
+    opened = ~game.shows_covered(game.ids)  # a game may open an area itself at the start (xdemineur)
     game.status[opened] = REVEALED
     for index in np.flatnonzero(opened):
         game.shown[int(index)] = {int(game.ids[index])}

@@ -47,22 +47,60 @@ def _forget(display: str | None) -> None:
             grabber.close()
 
 
+def on_screen(region: Region, screen: Region) -> Region | None:
+    """The part of ``region`` that lies on ``screen`` (both ``(left, top, width, height)``), None if no part does.
+
+    >>> on_screen((1000, -20, 400, 300), (0, 0, 1280, 1024))
+    (1000, 0, 280, 280)
+    >>> on_screen((1300, 0, 10, 10), (0, 0, 1280, 1024)) is None
+    True
+    """
+    left, top = max(region[0], screen[0]), max(region[1], screen[1])
+    right = min(region[0] + region[2], screen[0] + screen[2])
+    bottom = min(region[1] + region[3], screen[1] + screen[3])
+    return (left, top, right - left, bottom - top) if right > left and bottom > top else None
+
+
+def _grab_visible(region: Region, display: str | None):  # mss types its shot loosely
+    """mss's shot of the part of ``region`` on the screen, and that part as an mss box."""
+    monitor = _mss_for(display).monitors[0]
+    visible = on_screen(region, (monitor["left"], monitor["top"], monitor["width"], monitor["height"]))
+    if visible is None:
+        raise ControlError(f"the region {region} lies wholly off the screen of {display or '$DISPLAY'}")
+    box = {"left": visible[0], "top": visible[1], "width": visible[2], "height": visible[3]}
+    return _mss_for(display).grab(box), box
+
+
 def grab(region: Region, display: str | None = None) -> np.ndarray:
-    """The screen pixels of ``region`` as a contiguous BGR ``uint8`` array."""
+    """The screen pixels of ``region`` as a contiguous BGR ``uint8`` array.
+
+    A window may reach past the screen (a browser at 125% opened at its 100% size, a window dragged half off):
+    what lies off the screen is black, so the frame keeps the window's shape and the board's coordinates, and a
+    board cut by the screen's edge is refused by the locator as any cut board is.
+    """
     left, top, width, height = region
-    box = {"left": left, "top": top, "width": width, "height": height}
     try:
-        shot = _mss_for(display).grab(box)
+        shot, box = _grab_visible(region, display)
+    except ControlError:
+        raise
     except Exception:
         _forget(display)
         try:
-            shot = _mss_for(display).grab(box)
+            shot, box = _grab_visible(region, display)
+        except ControlError:
+            raise
         except Exception as exc:
             raise ControlError(f"screen capture of {region} on {display or '$DISPLAY'} failed: {exc!r}") from None
     import cv2
 
     # cvtColor drops the alpha channel ~50x faster than copying a strided numpy slice (0.15 ms vs 8 ms here).
-    return cv2.cvtColor(np.frombuffer(shot.raw, np.uint8).reshape(height, width, 4), cv2.COLOR_BGRA2BGR)
+    pixels = cv2.cvtColor(np.frombuffer(shot.raw, np.uint8).reshape(box["height"], box["width"], 4), cv2.COLOR_BGRA2BGR)
+    if (box["width"], box["height"]) == (width, height):
+        return pixels
+    frame = np.zeros((height, width, 3), np.uint8)
+    x, y = box["left"] - left, box["top"] - top
+    frame[y : y + box["height"], x : x + box["width"]] = pixels
+    return frame
 
 
 def screen_size(display: str | None = None) -> tuple[int, int]:

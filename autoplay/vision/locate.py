@@ -104,7 +104,8 @@ def _dominant_step(deltas: np.ndarray) -> float | None:
     smooth = np.convolve(bins, [1, 1, 1], mode="same")
     peak = int(np.argmax(smooth))
     near = deltas[np.abs(deltas - peak) <= 1.5]
-    return float(np.median(near)) if len(near) else float(peak)
+    # The mean, not the median: a pitch of 22.5 px drawn as 22 and 23 has no middle value.
+    return float(np.mean(near)) if len(near) else float(peak)
 
 
 def _lattice_members(centres: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, float, float]:
@@ -151,7 +152,11 @@ def _line_centres(values: np.ndarray, kinds: np.ndarray, pitch: float) -> np.nda
     instead centre = straight lattice + per-kind offset + per-line wobble, and
     keep only the wobble (a skin's real irregular pitch) in the result.
     """
-    index = np.round((values - values.min()) / pitch).astype(int)
+    # Lines are counted step by step between neighbouring centres, not as (value - first) / pitch: a pitch
+    # measured half a pixel off (a page at 125% snaps 22.5 px tiles to 22 and 23) miscounts the far lines.
+    order = np.argsort(values)
+    index = np.empty(len(values), dtype=int)
+    index[order] = np.concatenate([[0], np.cumsum(np.round(np.diff(values[order]) / pitch))]).astype(int)
     slope, intercept = np.polyfit(index, values, 1) if index.max() > 0 else (pitch, float(np.median(values)))
     index = np.round((values - intercept) / slope).astype(int)
     index -= index.min()
@@ -318,10 +323,11 @@ def _cut_side(image: np.ndarray, grid: Grid) -> str | None:
     return None
 
 
-#: A pitch further than this (px) from a whole number may be drawn between pixels (a page at 125%: 16 px x 1.25 + ...).
-WHOLE_PITCH = 0.04
+#: A pitch further than this (px) from a whole number may be drawn between pixels (a page at 125%: 18 px x 1.25);
+#: nearer, it is a whole pitch measured a little off (sgt-mines' 20 px rows measured as 19.94 on a busy board).
+WHOLE_PITCH = 0.08
 #: Two cells this near (RMS, 0..1) count as one look when :func:`distinct_looks` counts a board's tiles.
-ONE_LOOK = 0.03
+ONE_LOOK = 0.05
 #: The sub-pixel lattice is taken when whole pixels show at least this many times as many looks: an interpolated
 #: page splits each tile into one look per pixel phase (5-7 times as many, measured at 110-150%), while a lattice
 #: measured a little off a whole pitch on a pixel-exact game (sgt-mines' 20 px rows measured as 19.94) shows
@@ -329,7 +335,7 @@ ONE_LOOK = 0.03
 CLEARLY_FEWER = 2
 
 
-def distinct_looks(image: np.ndarray, grid: Grid) -> int:
+def distinct_looks(image: np.ndarray, grid: Grid, box: int | None = None) -> int:
     """How many different pictures the cells of ``grid`` show (greedy groups of radius ``ONE_LOOK``).
 
     The right placement of a board's cells is the one on which equal tiles look equal, whatever the game: a board
@@ -341,7 +347,7 @@ def distinct_looks(image: np.ndarray, grid: Grid) -> int:
     >>> distinct_looks(np.tile(tile, (4, 5, 1)), Grid(np.arange(0.0, 51.0, 10), np.arange(0.0, 41.0, 10)))
     1
     """
-    vectors = patch_vectors(cell_patches(image, grid))
+    vectors = patch_vectors(cell_patches(image, grid, box=box))
     leaders = np.zeros((0, vectors.shape[1]), np.float32)
     limit = ONE_LOOK * ONE_LOOK
     for vector in vectors:
@@ -377,6 +383,7 @@ def _drawn_edges(image: np.ndarray, raw: Grid) -> Grid:
     height, width = image.shape[:2]
     if even.xs[0] < 0 or even.ys[0] < 0 or even.xs[-1] > width or even.ys[-1] > height:
         return whole
+    # Each placement is read as it would be (cell_patches averages a sub-pixel lattice's samples, not a whole one's).
     return even if CLEARLY_FEWER * distinct_looks(image, even) <= distinct_looks(image, whole) else whole
 
 
