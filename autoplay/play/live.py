@@ -17,7 +17,7 @@ from autoplay.control.guard import WindowGuard
 from autoplay.control.mouse import Mouse, Rect
 from autoplay.control.window import GameWindow, Window, find_window, list_windows
 from autoplay.control.window_query import AmbiguousWindowError, WindowQuery
-from autoplay.errors import ControlError
+from autoplay.errors import ControlError, UnreadableBoardError
 from autoplay.play.player import FINISHED, Decoder, Player, board_rect_on_screen, shown_state
 from autoplay.play.portable import GameArea, PortableScreen, connect_portable
 from autoplay.vision.decode import DecodedFrame
@@ -126,9 +126,31 @@ def vision_decoder(skin: Skin, mines: int | None) -> Decoder:
     from autoplay.vision import decode_frame
 
     def decode(frame: np.ndarray, grid: Grid | None) -> DecodedFrame:
-        return decode_frame(frame, skin, grid, mines)
+        decoded = decode_frame(frame, skin, grid, mines)
+        if grid is None:
+            require_known_size(decoded, skin)
+        return decoded
 
     return decode
+
+
+def require_known_size(decoded: DecodedFrame, skin: Skin) -> None:
+    """Refuse a board located at a size the skin does not know whose mine count nothing gave.
+
+    A board located as part of itself (a corner of a page's board whose edge tiles merged with the browser's
+    frame) reads as a smaller game with numbers that count mines the solver cannot see: every "certain" move
+    there is a guess.  Its mine count gives it away where the skin knows its boards: the skin's sizes have one,
+    and its counter reads one on a whole board.  A board of a size the skin knows, or with a count, is played.
+    """
+    board = decoded.board
+    sizes = skin.mines_by_size
+    if board.mines is None and sizes and (board.rows, board.cols) not in sizes:
+        known = ", ".join(f"{rows}x{cols}" for rows, cols in sorted(sizes))
+        raise UnreadableBoardError(
+            f"the board was located as {board.rows}x{board.cols} cells with no mine count, but {skin.name}'s boards "
+            f"are {known}: part of the board is missing from the picture (scroll or zoom out so that the whole "
+            "board shows, or pass --mines if this really is another size)"
+        )
 
 
 def find_face(frame: np.ndarray, grid: Grid) -> Rect | None:

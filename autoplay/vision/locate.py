@@ -16,7 +16,7 @@ import numpy as np
 
 from autoplay.errors import UnreadableBoardError
 from autoplay.vision.classify import squared_distances
-from autoplay.vision.extend import extend_to_tiles
+from autoplay.vision.extend import MOST_LINES, extend_to_tiles
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.refine import refine_grid
@@ -222,7 +222,7 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
         lines = (on, _line_centres(centres[:, 0], kinds, pitch_x), _line_centres(centres[:, 1], kinds, pitch_y))
         if best is None or len(lines[1]) * len(lines[2]) > len(best[1]) * len(best[2]):
             best = (*lines, np.array([pitch_x, pitch_y]))
-        if len(lines[1]) >= MIN_SIDE and len(lines[2]) >= MIN_SIDE:
+        if len(lines[1]) >= MIN_SIDE and len(lines[2]) >= MIN_SIDE and _near_known_size(lines, skin):
             break
     if best is None:
         raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
@@ -240,6 +240,19 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     if skin is not None:
         grid = refine_grid(image, extend_to_tiles(image, grid, skin), skin)
     return grid
+
+
+def _near_known_size(lines: tuple[np.ndarray, np.ndarray, np.ndarray], skin: Skin | None) -> bool:
+    """Is a lattice of these column and row centres a whole board, as far as the skin knows its boards' sizes?
+
+    A pass may find only part of a board (a page whose tiles merge with the browser's frame in one pass showed a
+    13x5 corner of a 30x16 board); when the skin knows what sizes its boards are, a lattice that cannot become one
+    of them by the few lines :func:`extend_to_tiles` may add lets the remaining passes look further.  The largest
+    lattice found is still taken when none fits.
+    """
+    sizes = skin.mines_by_size if skin is not None else {}
+    cols, rows = len(lines[1]), len(lines[2])
+    return not sizes or any(0 <= r - rows <= MOST_LINES and 0 <= c - cols <= MOST_LINES for r, c in sizes)
 
 
 def second_board(image: np.ndarray, grid: Grid, skin: Skin | None = None) -> Grid | None:
