@@ -284,6 +284,24 @@ def flagged_instead(
     return sorted(rc for rc in reveals if board.cells[rc[0] * board.cols + rc[1]] == FLAG and rc not in flagged)
 
 
+def renumbered_cells(before: Board | None, now: Board) -> list[tuple[int, int]]:
+    """Cells that showed an opened number on the last board acted on and another opened number now.
+
+    No click changes an opened number, so either reading was of a frame caught mid-paint (a browser's cascade or
+    fade) or misread: such a frame is read again before anything is decided on it.
+
+    >>> renumbered_cells(Board.from_rows(["12.", "..."]), Board.from_rows(["13.", "1.."]))
+    [(0, 1)]
+    """
+    if before is None or (before.rows, before.cols) != (now.rows, now.cols):
+        return []
+    return [
+        divmod(i, now.cols)
+        for i, (was, is_now) in enumerate(zip(before.cells, now.cells))
+        if was in DIGITS and is_now in DIGITS and was != is_now
+    ]
+
+
 def contradictory_moves(moves: list[Any]) -> list[tuple[int, int]]:
     """Cells a decision would both reveal and flag: the board it was made on cannot be right."""
     reveal = {(m.row, m.col) for m in moves if m.action == "reveal"}
@@ -590,6 +608,7 @@ class _GameInProgress:
         self.rereads_left = self.settings.reread_limit
         self.final_checked = False
         self.last_unknown: set[tuple[int, int]] = set()
+        self.last_renumbered: set[tuple[int, int]] = set()  # opened numbers last seen to change by themselves
         self.own_flags: list[tuple[int, int]] = []  # unknown cells of the last frame read that we had flagged
         self.suspects: set[tuple[int, int]] = set()  # cells the rules found read wrong this game: played as unknown
         self.last_board: Board | None = None  # the board the last batch was decided on, as the solver saw it
@@ -662,6 +681,16 @@ class _GameInProgress:
             self.suspects |= set(misread)
             unknown = sorted(set(unknown) | self.suspects)
             board = with_unknown_covered(decoded.board, unknown, self.own_flags)
+        renumbered = renumbered_cells(self.last_board, board)
+        if renumbered:  # an opened number never changes: one of the two readings caught the page mid-paint
+            if set(renumbered) != self.last_renumbered:
+                self.last_renumbered = set(renumbered)
+                return self.reread(
+                    lambda: self.player.contradiction_error("opened numbers changed by themselves", frame, renumbered)
+                )
+            self.suspects |= set(renumbered)  # the same twice: neither reading is trusted, the cells are not used
+            unknown = sorted(set(unknown) | self.suspects)
+            board = with_unknown_covered(decoded.board, unknown, self.own_flags)
         self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
         self.result.unknown_seen.update(unknown)
         if HIDDEN not in board.cells:
@@ -685,7 +714,9 @@ class _GameInProgress:
             return self.reread(lambda: self.player.contradiction_error(message, frame, cells))
         clash = contradictory_moves(list(decision.moves))
         if clash:
-            return self.reread(lambda: ContradictionError("the board calls a cell both safe and a mine", clash))
+            return self.reread(
+                lambda: self.player.contradiction_error("the board calls a cell both safe and a mine", frame, clash)
+            )
         if unknown:
             decision = avoid_cells(decision, board, set(unknown))
             if not decision.moves:
