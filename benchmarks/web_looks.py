@@ -72,20 +72,18 @@ class CaseRun:
     sessions: list[tuple[Path, Path]] = field(default_factory=list)  # recording folder, the page's log of it
 
 
-def dealt_games(log: Path) -> int:
-    """How many games the page has dealt so far (a game is dealt at its first click)."""
+def log_events(log: Path) -> list[dict]:
+    """The page's log so far, one event per line."""
     if not log.is_file():
-        return 0
-    return sum(json.loads(line).get("event") == "layout" for line in log.read_text().splitlines() if line.strip())
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
 
 
 def slice_log(log: Path, skip: int, out: Path) -> None:
-    """The page's log without the events of its first ``skip`` dealt games (those calibration or earlier sessions
-    played), so that the audit pairs the recording's games with the page's in order."""
-    events = [json.loads(line) for line in log.read_text().splitlines() if line.strip()] if log.is_file() else []
-    dealt = [e["game"] for e in events if e.get("event") == "layout"]
-    after = dealt[skip - 1] if skip and len(dealt) >= skip else (0 if not skip else 10**9)
-    out.write_text("".join(json.dumps(e) + "\n" for e in events if e.get("game", 0) > after))
+    """The page's log after its first ``skip`` events (calibration's, earlier sessions'), so that the audit pairs
+    the recording's games with the page's in order.  Positions, not game numbers: a relaunched page counts its
+    games from 1 again."""
+    out.write_text("".join(json.dumps(e) + "\n" for e in log_events(log)[skip:]))
 
 
 @contextlib.contextmanager
@@ -131,7 +129,7 @@ def run_case(case: Case, games: int, calibration_games: int, root: Path, burn: i
                 while len(run.games) + len(run.stops) < games:
                     number = len(run.sessions) + 1
                     recording = folder / f"session-{number}"
-                    skip = dealt_games(log)
+                    skip = len(log_events(log))
                     session = play_session(env, name, games - len(run.games) - len(run.stops), MINES, recording)
                     session_log = folder / f"session-{number}-page.jsonl"
                     slice_log(log, skip, session_log)
