@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(python3 python3-venv python3-dev gcc python3-tk xvfb xdotool x11-utils openbox gnome-mines xdemineur chromium sgt-puzzles kmines dbus xbomb)
+APT_PACKAGES=(python3 python3-venv python3-dev gcc python3-tk xvfb xdotool x11-utils openbox gnome-mines xdemineur chromium firefox-esr sgt-puzzles kmines dbus xbomb)
 
 system=1
 for arg in "$@"; do

@@ -1,8 +1,10 @@
-"""Launching the real Minesweeper clones with settings a bot can play.
+"""Launching the real Minesweeper clones, and browsers on a Minesweeper page, with settings a bot can play.
 
-What each game needs (command line, private settings, tile size) is in ``launchers``; this module starts the
-process, waits for its window and picture, and stops it again.  Every game runs in a process group of its own,
-so ``stop()`` also ends helpers it started (kmines runs under ``dbus-run-session``, which starts a bus daemon).
+What each game needs (command line, private settings, tile size) is in ``launchers``, what each browser needs
+in ``browsers``; this module starts the process, waits for its window and picture, and stops it again.  Games
+and pages go through the same steps (``_start``) and differ only in how their window is recognised.  Every
+launch runs in a process group of its own, so ``stop()`` also ends helpers it started (kmines runs under
+``dbus-run-session``, which starts a bus daemon; a browser forks a dozen renderer and utility processes).
 """
 
 from __future__ import annotations
@@ -14,32 +16,47 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
+from autoplay.control.browsers import (
+    BROWSERS,
+    DEFAULT_WINDOW,
+    BrowserSpec,
+    PageRequest,
+    check_scale,
+    running_as_root,
+)
 from autoplay.control.capture import grab, wait_settled
 from autoplay.control.launchers import (
     GNOME_MODES,
     GNOME_WINDOW,
     SPECS,
     GameSpec,
+    LaunchPlan,
     LaunchRequest,
     gnome_mines_keyfile,
     prepare_gnome_mines,
 )
-from autoplay.control.window import Window, find_window
+from autoplay.control.window import Window, find_window, list_windows
+from autoplay.control.window_query import describe_windows
 from autoplay.errors import ControlError
 
 __all__ = [
+    "BROWSERS",
     "GAMES",
     "GNOME_MODES",
     "GNOME_SIZES",
     "GNOME_WINDOW",
     "WM_CLASS",
     "RunningGame",
+    "RunningPage",
     "find_binary",
     "gnome_mines_keyfile",
     "launch_game",
+    "launch_page",
     "prepare_gnome_mines",
 ]
 
@@ -51,8 +68,31 @@ WM_CLASS = {name: spec.wm_class for name, spec in SPECS.items()}
 GNOME_SIZES = SPECS["gnome-mines"].sizes
 
 
+class _Launched:
+    """What every launch returns: its process (the leader of a process group of its own), its window and the
+    private folder; ``stop()`` ends the whole group and removes the folder."""
+
+    process: subprocess.Popen[bytes]
+    window: Window
+    _tempdir: tempfile.TemporaryDirectory[str] | None
+    _folder: Path | None
+
+    def stop(self) -> None:
+        _end_launch(self.process, self._folder)
+        self.window.close_connection()
+        if self._tempdir is not None:
+            self._tempdir.cleanup()
+            self._tempdir = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
 @dataclass
-class RunningGame:
+class RunningGame(_Launched):
     """A launched game process and its window; ``stop()`` ends the process and removes its private settings."""
 
     name: str
@@ -63,23 +103,35 @@ class RunningGame:
     mines: int
     display: str
     _tempdir: tempfile.TemporaryDirectory[str] | None = field(default=None, repr=False)
+    _folder: Path | None = field(default=None, repr=False)
 
     @property
     def spec(self) -> GameSpec:
         return SPECS[self.name]
 
-    def stop(self) -> None:
-        _end_process_group(self.process)
-        self.window.close_connection()
-        if self._tempdir is not None:
-            self._tempdir.cleanup()
-            self._tempdir = None
 
-    def __enter__(self) -> RunningGame:
-        return self
+@dataclass
+class RunningPage(_Launched):
+    """A browser showing one page, and the page's window; ``stop()`` ends every process of the browser and
+    removes its private profile."""
 
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    name: str
+    process: subprocess.Popen[bytes]
+    window: Window
+    url: str
+    scale: float
+    display: str
+    _tempdir: tempfile.TemporaryDirectory[str] | None = field(default=None, repr=False)
+    _folder: Path | None = field(default=None, repr=False)
+
+    @property
+    def spec(self) -> BrowserSpec:
+        return BROWSERS[self.name]
+
+    @property
+    def page_title(self) -> str:
+        """The page's own title, as the window showed it when it was found."""
+        return self.spec.page_title(self.window.title, self.url) or ""
 
 
 def _end_process_group(process: subprocess.Popen[bytes], timeout: float = 5.0) -> None:
@@ -107,6 +159,47 @@ def _end_process_group(process: subprocess.Popen[bytes], timeout: float = 5.0) -
             os.killpg(process.pid, last_signal)
 
 
+#: How long processes that outlive the launch's group may take to leave its private folder by themselves.
+STRAY_WAIT = 3.0
+
+
+def _end_launch(process: subprocess.Popen[bytes], folder: Path | None) -> None:
+    """End the launch's process group, then whatever still runs on its private ``folder``.
+
+    Chromium starts its crash handlers in sessions of their own (a double fork), so they are not in the group;
+    they keep their database in the private home and leave by themselves within ~0.2 s of the browser.  Their
+    going is waited for (then forced) so the folder is not removed while they still write to it.
+    """
+    _end_process_group(process)
+    if folder is None:
+        return
+    for last_signal in (signal.SIGKILL, None):
+        deadline = time.monotonic() + STRAY_WAIT
+        while (left := _running_on(folder)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not left or last_signal is None:
+            return
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, last_signal)
+
+
+def _running_on(folder: Path) -> list[int]:
+    """Live processes (not zombies) whose command line names ``folder``; none where there is no /proc."""
+    needle = os.fsencode(folder)
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if needle not in (entry / "cmdline").read_bytes():
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue  # ended while we looked, or not ours to read
+        if state != "Z" and int(entry.name) != os.getpid():
+            found.append(int(entry.name))
+    return found
+
+
 def _group_alive(pgid: int) -> bool:
     """Is any process of the group left (a zombie nobody reaped counts)?"""
     try:
@@ -118,7 +211,8 @@ def _group_alive(pgid: int) -> bool:
 
 def find_binary(name: str) -> str:
     """Debian installs the games in /usr/games, which is not on root's PATH."""
-    package = next((spec.package for spec in SPECS.values() if spec.binary == name), name)
+    specs: list[GameSpec | BrowserSpec] = [*SPECS.values(), *BROWSERS.values()]
+    package = next((spec.package for spec in specs if spec.binary == name), name)
     found = shutil.which(name)
     if found:
         return found
@@ -169,41 +263,188 @@ def launch_game(
         raise ControlError("--no-guess is for sgt-mines only (the other games deal ordinary boards)")
     size = board_size(spec, preset, rows, cols, mines)
     binary = find_binary(spec.binary)
+    preset_name = next((p for p, own in spec.sizes.items() if own == size), None)
+
+    def plan(root: Path) -> LaunchPlan:
+        return spec.plan(LaunchRequest(root, binary, size, preset_name, tile, no_guess))
+
+    def window(process: subprocess.Popen[bytes], timeout: float) -> Window:
+        return find_window(display, spec.wm_class, timeout=timeout)
+
+    process, found, tempdir, folder = _start(name, display, plan, window, workdir, timeout)
+    return RunningGame(name, process, found, *size, display, tempdir, folder)
+
+
+def launch_page(
+    browser: str,
+    display: str,
+    url: str,
+    scale: float = 1.0,
+    window: tuple[int, int] = DEFAULT_WINDOW,
+    workdir: Path | None = None,
+    timeout: float = 60.0,
+) -> RunningPage:
+    """Start ``browser`` on ``url`` in a private profile and return once the page's window shows the page's title
+    and its picture has settled.
+
+    ``scale`` is the device scale factor (1.25 draws everything as a 125% desktop would); ``window`` the window's
+    size in screen pixels at any scale.  ``timeout`` is how long its window may take to show the page (firefox-esr
+    took 5-10 s here); the picture then gets up to ``PAGE_SETTLE_LIMIT`` more to settle.
+    """
+    spec = BROWSERS.get(browser)
+    if spec is None:
+        raise ControlError(f"unknown browser {browser!r}; choose from {', '.join(BROWSERS)}")
+    check_scale(scale)
+    binary = find_binary(spec.binary)
+
+    def plan(root: Path) -> LaunchPlan:
+        return spec.plan(PageRequest(root, binary, url, scale, window, running_as_root()))
+
+    def page_window(process: subprocess.Popen[bytes], timeout: float) -> Window:
+        return _find_page_window(display, spec, url, process, timeout)
+
+    process, found, tempdir, folder = _start(browser, display, plan, page_window, workdir, timeout, page=True)
+    return RunningPage(browser, process, found, url, scale, display, tempdir, folder)
+
+
+def _start(
+    name: str,
+    display: str,
+    plan: Callable[[Path], LaunchPlan],
+    find: Callable[[subprocess.Popen[bytes], float], Window],
+    workdir: Path | None,
+    timeout: float,
+    page: bool = False,
+) -> tuple[subprocess.Popen[bytes], Window, tempfile.TemporaryDirectory[str] | None, Path]:
+    """Plan the launch in its private folder (a new temporary one unless ``workdir`` is given), start it in a
+    process group of its own, find its window with ``find``, focus it and wait until its picture has settled.
+
+    On any failure everything started is ended and the temporary folder removed before the error is raised.
+    """
     tempdir = None
     if workdir is None:
         tempdir = tempfile.TemporaryDirectory(prefix=f"autoplay-{name}-")
         workdir = Path(tempdir.name)
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    preset_name = next((p for p, own in spec.sizes.items() if own == size), None)
     try:
-        plan = spec.plan(LaunchRequest(workdir, binary, size, preset_name, tile, no_guess))
+        launch = plan(workdir)
     except ControlError:
         if tempdir is not None:
             tempdir.cleanup()
         raise
-    env = {**os.environ, **plan.env, "DISPLAY": display}
-    process = subprocess.Popen(
-        plan.argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
+    env = {**os.environ, **launch.env, "DISPLAY": display}
     try:
-        window = find_window(display, spec.wm_class, timeout=timeout)
+        process = subprocess.Popen(
+            launch.argv,
+            env=env,
+            cwd=workdir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except BaseException:
+        if tempdir is not None:
+            tempdir.cleanup()
+        raise
+    try:
+        window = find(process, timeout)
         window.focus()
-        _wait_drawn(window, display, timeout)
+        _wait_drawn(window, display, timeout, page=page)
     except ControlError:
         exited = process.poll()
-        _end_process_group(process)
+        _end_launch(process, workdir)
         if tempdir is not None:
             tempdir.cleanup()
         if exited is not None:
             raise ControlError(f"{name} exited at start with code {exited}") from None
         raise
-    return RunningGame(name, process, window, *size, display, tempdir)
+    return process, window, tempdir, workdir
 
 
-def _wait_drawn(window: Window, display: str, timeout: float) -> None:
+def _in_group(pid: int | None, pgid: int) -> bool:
+    """Is process ``pid`` in process group ``pgid``?  An unknown pid counts (no _NET_WM_PID and no X-Resource)."""
+    if pid is None:
+        return True
+    try:
+        return os.getpgid(pid) == pgid
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+#: How long a page window may show only its address or a blank title before it is taken as a page without a
+#: ``<title>`` (firefox then shows just "Mozilla Firefox", chromium the address).
+UNTITLED_WAIT = 10.0
+
+
+def _find_page_window(
+    display: str, spec: BrowserSpec, url: str, process: subprocess.Popen[bytes], timeout: float
+) -> Window:
+    """The browser's window showing the page: the launch's window whose title is the page's title, or after
+    ``UNTITLED_WAIT`` seconds of only placeholders, its window all the same.
+
+    The launched process is not necessarily the one that owns the window (browsers fork), so the window's pid
+    is compared by process group.  Chromium names an ``--app`` window's WM_CLASS instance after the URL, so only
+    the class part is compared.  A window still titled ``about:blank``, ``New Tab`` or with the address has not
+    read the page yet.
+    """
+    deadline = time.monotonic() + timeout
+    untitled_since: float | None = None
+    while True:
+        windows = list_windows(display)
+        ours = [
+            w
+            for w in windows
+            if spec.wm_class.lower() in (c.lower() for c in w.wm_class[1:]) and _in_group(w.pid, process.pid)
+        ]
+        titled = [w for w in ours if spec.page_title(w.title, url) is not None]
+        now = time.monotonic()
+        if titled:
+            return titled[-1]  # the topmost, should a page have opened a second window
+        if ours:
+            untitled_since = now if untitled_since is None else untitled_since
+            if now - untitled_since >= UNTITLED_WAIT:  # the largest: not a permission or menu popup
+                return max(ours, key=lambda w: w.width * w.height)
+        if now >= deadline or (process.poll() is not None and not _group_alive(process.pid)):
+            mine = [w.facts() for w in windows if _in_group(w.pid, process.pid)]
+            why = f"exited with code {process.poll()}" if process.poll() is not None else f"within {timeout:g} s"
+            raise ControlError(
+                f"{spec.name} showed no window with the page {why} on {display} (its windows: {describe_windows(mine)})"
+            )
+        time.sleep(0.1)
+
+
+#: How long a page's picture must stay unchanged to count as drawn: pages paint in steps (layout, web fonts,
+#: images) tens of milliseconds apart, where a game's first paint is one step.
+PAGE_SETTLE = 0.4
+#: How long a page whose lower half is one plain colour is watched before it is taken as drawn: the browser may
+#: show the title before the page's first paint, but the page may also just be plain.
+PLAIN_PAGE_WAIT = 2.0
+#: How long a page may keep changing before it is taken as drawn anyway (an animation, a clock ticking fast).
+PAGE_SETTLE_LIMIT = 10.0
+
+
+def _wait_drawn(window: Window, display: str, timeout: float, page: bool = False) -> None:
     """Wait until the window's picture has settled on something other than a blank fill: kmines maps its window
-    and shows it empty for a while before the first paint, longer when the machine is busy."""
+    and shows it empty for a while before the first paint, longer when the machine is busy.
+
+    A ``page`` may be one plain colour, so a settled page whose lower half (the page in either browser) stays
+    plain counts as drawn after ``PLAIN_PAGE_WAIT``, and one that keeps moving for ``PAGE_SETTLE_LIMIT`` seconds
+    is animated rather than unfinished.
+    """
+    if page:
+        start = time.monotonic()
+        limit = start + min(timeout, PAGE_SETTLE_LIMIT)
+        while True:
+            settled = wait_settled(
+                lambda: grab(window.rect, display), interval=PAGE_SETTLE, timeout=max(limit - time.monotonic(), 0.5)
+            )
+            lower = settled.frame[settled.frame.shape[0] // 2 :].reshape(-1, 3)
+            plain = float(lower.std(axis=0).max()) < 1.0  # per channel: one colour, grey or not
+            now = time.monotonic()
+            if settled.timed_out or not plain or now - start >= PLAIN_PAGE_WAIT or now >= limit:
+                return
+            time.sleep(0.1)
     deadline = time.monotonic() + timeout
     while True:
         left = max(deadline - time.monotonic(), 0.5)

@@ -27,6 +27,8 @@ NOT_RUN = {
     "bash scripts/demo.sh": "installs, then plays live expert games for minutes (tests/e2e plays the same way)",
     "bash scripts/test.sh": "the whole test suite itself",
     "autoplay launch gnome-mines --xvfb": "live: stays in the foreground until the game exits (tests/e2e)",
+    "autoplay launch chromium --url http://127.0.0.1:8000/ --scale 1.25 --xvfb": "live: needs a page served on port "
+    "8000 and stays in the foreground until the browser exits (tests/e2e/test_browser_launch.py)",
     "autoplay play --skin gnome-mines --games 10 --record runs/session1": "live games (tests/e2e)",
     "autoplay play --skin xdemineur --dry-run": "live: needs a running xdemineur window (tests/e2e)",
     "autoplay replay runs/session1 --out /tmp/annotated": "draws the live play line's recording (tests/replay)",
