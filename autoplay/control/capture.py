@@ -117,6 +117,9 @@ class Settled:
     changed: bool
     waited: float
     timed_out: bool
+    #: The longest pause between two changes of the picture seen while it was still changing (0 with one change
+    #: or none): how long this game may sit still in the middle of drawing one move.
+    longest_pause: float = 0.0
 
 
 def _part(frame: np.ndarray, roi: Roi | None) -> np.ndarray:
@@ -157,15 +160,18 @@ def wait_settled(
             frame = grab_fn()
             changed = not np.array_equal(_part(frame, roi), base)
     stable_since = clock()
+    longest = 0.0
     while True:
         now = clock()
         if now - stable_since >= interval:
-            return Settled(frame, changed, now - start, False)
+            return Settled(frame, changed, now - start, False, longest)
         if now - start >= timeout:
-            return Settled(frame, changed, now - start, True)
+            return Settled(frame, changed, now - start, True, longest)
         sleep(poll)
         latest = grab_fn()
         if not np.array_equal(_part(latest, roi), _part(frame, roi)):
+            if changed:
+                longest = max(longest, clock() - stable_since)
             stable_since = clock()
             if base is not None and not changed:
                 changed = not np.array_equal(_part(latest, roi), base)

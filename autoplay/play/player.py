@@ -73,6 +73,13 @@ MAX_UNOPENED = 3
 MAX_UNFLAGS = 5
 #: Pictures of unmatched flags of ours kept per game for ``play --learn``: a few show every look.
 MAX_FLAG_LOOKS = 8
+#: The longest the board must stay unchanged to count as drawn, however slowly a game has been seen to draw.
+MAX_QUIET = 0.3
+#: The first redraws of a session after our clicks are watched until the board has been still for ``MAX_QUIET``,
+#: and the longest pause inside each one (times ``RHYTHM_MARGIN``) becomes the wait: one frame for xdemineur, a
+#: cascade of 16 ms frames for gnome-mines, whatever a page's script and compositor do.
+RHYTHM_SAMPLES = 3
+RHYTHM_MARGIN = 1.5
 #: A frame with more unreadable cells than this share of the board is located afresh before it is believed.
 RELOCATE_SHARE = 0.05
 PHASES = ("capture", "settle", "decode", "solve", "click")
@@ -345,6 +352,10 @@ class Player:
         self.in_progress: GameResult | None = None  # the game being played, for a truthful report if it stops
         self.dialogs_closed = 0  # since the last game ended
         self.relocated_for: frozenset[tuple[int, int]] = frozenset()  # unread cells a fresh location was tried for
+        #: How long the board must stay unchanged to count as drawn: the settings' interval at first, doubled each
+        #: time a board taken as drawn turns out to be still changing (see ``still_drawing``).
+        self.quiet = self.settings.settle_interval
+        self.rhythm_samples = 0  # redraws watched with a long wait to learn the game's rhythm (RHYTHM_SAMPLES)
         #: ``play --learn``'s naming of unknown tiles while a game goes on: True when it learned some and
         #: the player now reads them.
         self.learn_during_game: Callable[[UnknownInPlay], bool] | None = None
@@ -358,14 +369,18 @@ class Player:
         s = self.settings
         if change_timeout is None:
             change_timeout = s.change_timeout if baseline is not None else 0.0
+        learning = baseline is not None and self.rhythm_samples < RHYTHM_SAMPLES
         settled = wait_settled(
             timed,
-            s.settle_interval * patience,
+            max(self.quiet * patience, MAX_QUIET if learning else 0.0),
             s.settle_timeout + change_timeout,  # a long wait for the first change leaves the redraw its own time
             baseline=baseline,
             change_timeout=change_timeout,
             roi=board_roi(self.grid),
         )
+        if learning and settled.changed:
+            self.rhythm_samples += 1
+            self.quiet = max(self.quiet, min(MAX_QUIET, RHYTHM_MARGIN * settled.longest_pause))
         return settled, timed.seconds
 
     def read(self, frame: np.ndarray, size: tuple[int, int] | None = None) -> DecodedFrame:
@@ -428,6 +443,16 @@ class Player:
                 raise
             self.screen.check(board)
 
+    def still_drawing(self) -> None:
+        """The board changed after it had stayed unchanged for ``quiet`` seconds: the game draws in longer steps.
+
+        This is how each game's redraw rhythm is learnt: a desktop game draws a click in one frame or a quick
+        cascade of 16 ms frames, but a page's script may reveal a cascade ring by ring on a timer, or a busy
+        browser paint late.  The wait doubles each time a board taken as drawn was not (up to ``MAX_QUIET``), so
+        a game that draws in one step keeps the short wait and a slow one is waited for.
+        """
+        self.quiet = min(2 * self.quiet, max(MAX_QUIET, self.settings.settle_interval))
+
     def close_own_dialog(self, covered: BoardCovered) -> bool:
         """Close the game's own dialog named by ``covered`` (Escape, never a click); False if it is not one.
 
@@ -470,6 +495,7 @@ class Player:
         x0, y0, x1, y1 = grid.rect
         if not np.array_equal(self.screen.grab()[y0:y1, x0:x1], frame[y0:y1, x0:x1]):
             self.check_window()  # a window in front or a move gets its own message
+            self.still_drawing()
             return None
         targets: list[Target] = []
         for move in moves:
@@ -685,6 +711,7 @@ class _GameInProgress:
         if renumbered:  # an opened number never changes: one of the two readings caught the page mid-paint
             if set(renumbered) != self.last_renumbered:
                 self.last_renumbered = set(renumbered)
+                self.player.still_drawing()
                 return self.reread(
                     lambda: self.player.contradiction_error("opened numbers changed by themselves", frame, renumbered)
                 )

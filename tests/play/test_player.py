@@ -23,7 +23,7 @@ from autoplay.play.session import SessionSummary, play_session
 from autoplay.replay.recording import read_recording
 from autoplay.solver import Move, choose_move
 from autoplay.vision.grid import Grid
-from tests.play.fakes import FakeBackend, FakeDecoded, FakeGuard, FakeTable
+from tests.play.fakes import CODES, SHADE, FakeBackend, FakeDecoded, FakeGuard, FakeTable
 
 FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05, unasked_wait=0.05)
 
@@ -1038,3 +1038,50 @@ def test_a_lost_board_shows_every_mine_only_by_the_cells_read():
     assert shows_all_mines(board) is True
     assert shows_all_mines(board, [(0, 0)]) is False
     assert shows_all_mines(board, [(1, 2)]) is True  # an unread number takes nothing away
+
+
+class TwoStepTable(FakeTable):
+    """A game that draws each change in two steps ``gap`` seconds apart, as a page's script revealing a cascade on
+    a timer does: half of the changed cells at once, the rest later."""
+
+    def __init__(self, *args, gap: float = 0.06, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.gap = gap
+        self.drawn: list[str] | None = None
+        self.late: list[tuple[float, int, str]] = []  # (when, cell, character) still to draw
+
+    def grab(self) -> np.ndarray:
+        frame = super().grab()  # applies due clicks; the game's true picture
+        truth = [CODES[int(frame[int(y), int(x), 0]) // SHADE] for y, x in self._centres()]
+        now = time.monotonic()
+        if self.drawn is None:
+            self.drawn = truth
+        changed = [
+            i for i, (a, b) in enumerate(zip(self.drawn, truth)) if a != b and i not in {j for _, j, _ in self.late}
+        ]
+        for k, i in enumerate(changed):
+            if k % 2:
+                self.late.append((now + self.gap, i, truth[i]))
+            else:
+                self.drawn[i] = truth[i]
+        for _when, i, ch in [item for item in self.late if item[0] <= now]:
+            self.drawn[i] = ch
+        self.late = [item for item in self.late if item[0] > now]
+        for i, ch in enumerate(self.drawn):
+            x0, y0, x1, y1 = self.grid.cell_rect(*divmod(i, self.cols))
+            frame[y0:y1, x0:x1] = CODES.index(ch) * SHADE
+        return frame
+
+    def _centres(self):
+        for i in range(self.rows * self.cols):
+            x, y = self.grid.cell_center(*divmod(i, self.cols))
+            yield int(y), int(x)
+
+
+def test_a_game_that_draws_in_slow_steps_teaches_the_player_to_wait_longer():
+    table = TwoStepTable(16, 16, 40, seed=5, gap=0.06)
+    player, backend = make_player(table, settle_interval=0.01)
+    result = player.play_game(1)
+    assert result.result == table.state and result.result in ("won", "lost")
+    assert backend.stray == [] and player.mouse.stats.refused == 0
+    assert player.quiet >= 0.04  # learnt: a board unchanged for 10 ms was still being drawn
