@@ -86,6 +86,12 @@ def slice_log(log: Path, skip: int, out: Path) -> None:
     out.write_text("".join(json.dumps(e) + "\n" for e in log_events(log)[skip:]))
 
 
+def window_for(scale: float) -> tuple[int, int]:
+    """The browser window for ``scale``: a 1100x800 window at 100%, grown with the scale as a user would, so that
+    the page's 30x16 board fits at 150% too (on the 1920x1200 screen)."""
+    return min(SCREEN[0], round(1100 * scale)), min(SCREEN[1] - 40, round(800 * scale))
+
+
 @contextlib.contextmanager
 def burners(count: int) -> Iterator[None]:
     """``count`` processes that keep a core busy each, for as long as the block runs."""
@@ -114,7 +120,7 @@ def run_case(case: Case, games: int, calibration_games: int, root: Path, burn: i
             env = {**os.environ, "DISPLAY": display.name, "PYTHONPATH": str(ROOT), "AUTOPLAY_HOME": str(home)}
             base_cmd = [sys.executable, "-m", "autoplay"]
             teach_scale = case.taught_at if case.taught_at is not None else case.scale
-            with launch_page(case.browser, display.name, url, scale=teach_scale):
+            with launch_page(case.browser, display.name, url, scale=teach_scale, window=window_for(teach_scale)):
                 calibrate = [*base_cmd, "calibrate", "--live", "--window-title", TITLE, "--name", name]
                 calibrate += ["--games", str(calibration_games), *USER_OPTIONS, "--out-root", str(home)]
                 started = time.monotonic()
@@ -125,7 +131,10 @@ def run_case(case: Case, games: int, calibration_games: int, root: Path, burn: i
             if proc.returncode != 0:
                 run.stops.append(f"calibrate exit {proc.returncode}: {last_line(proc.stderr)}")
                 return run
-            with launch_page(case.browser, display.name, url, scale=case.scale), burners(burn):
+            with (
+                launch_page(case.browser, display.name, url, scale=case.scale, window=window_for(case.scale)),
+                burners(burn),
+            ):
                 while len(run.games) + len(run.stops) < games:
                     number = len(run.sessions) + 1
                     recording = folder / f"session-{number}"

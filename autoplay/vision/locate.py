@@ -236,7 +236,10 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     grid = _drawn_edges(image, raw)
     side = _outside_side(raw, image.shape) or _cut_side(located_on, grid)
     if side:
-        raise UnreadableBoardError(f"the board runs off the {side} edge of the image: capture the whole window")
+        raise UnreadableBoardError(
+            f"the board runs off the {side} edge of the image: part of it is out of view (scroll the page, zoom out "
+            "or enlarge the window so that the whole board shows; for a screenshot, capture the whole window)"
+        )
     if skin is not None:
         grid = refine_grid(image, extend_to_tiles(image, grid, skin), skin)
     return grid
