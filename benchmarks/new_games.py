@@ -80,7 +80,13 @@ def run_command(cmd: list[str], env: dict[str, str], timeout: float) -> subproce
 
 
 def run_flow(
-    game: str, games: int, calibration_games: int, home: Path, record_root: Path, play_tile: int | None = None
+    game: str,
+    games: int,
+    calibration_games: int,
+    home: Path,
+    record_root: Path,
+    play_tile: int | None = None,
+    scale: float = 1.0,
 ) -> FlowRun:
     """Calibrate live on a fresh launch of ``game``, then play ``games`` games with the skin it made.
 
@@ -93,7 +99,7 @@ def run_flow(
     base = [sys.executable, "-m", "autoplay"]
     with VirtualDisplay() as server:
         env = {**os.environ, "DISPLAY": server.name, "PYTHONPATH": str(ROOT), "AUTOPLAY_HOME": str(home)}
-        with launch_game(game, server.name) as running:
+        with launch_game(game, server.name, scale=scale) as running:
             mines = ["--mines", f"{running.rows}x{running.cols}={running.mines}"]
             calibrate = [*base, "calibrate", "--live", "--window-class", spec.wm_class, "--name", name]
             calibrate += ["--games", str(calibration_games), *USER_OPTIONS[game], *mines, "--out-root", str(home)]
@@ -107,7 +113,7 @@ def run_flow(
                 return flow
         while len(flow.games) + len(flow.stops) < games:
             left = games - len(flow.games) - len(flow.stops)
-            with launch_game(game, server.name, tile=play_tile) as running:
+            with launch_game(game, server.name, tile=play_tile, scale=scale) as running:
                 flow.recordings.append(record_root / f"session-{len(flow.recordings) + 1}")
                 session = play_session(env, name, left, running.mines, flow.recordings[-1])
             if flow.first_game_seconds is None and session.games:
@@ -180,6 +186,7 @@ def main() -> int:
     ap.add_argument("--game", required=True, choices=sorted(USER_OPTIONS))
     ap.add_argument("--games", type=int, default=50, help="games to play with the calibrated skin (default 50)")
     ap.add_argument("--calibration-games", type=int, default=3, help="calibrate --live --games (default 3)")
+    ap.add_argument("--scale", type=float, default=1.0, help="device scale factor (kmines: QT_SCALE_FACTOR)")
     ap.add_argument("--out", help="append the markdown report to this file as well")
     ap.add_argument(
         "--play-tile", type=int, help="play at this tile size (px) instead of the one calibrated at (default: same)"
@@ -192,7 +199,7 @@ def main() -> int:
     # The skin the flow made (templates, contact sheet, learned log) stays beside the recordings it read.
     home = record_root / "home"
     home.mkdir(exist_ok=True)
-    flow = run_flow(args.game, args.games, args.calibration_games, home, record_root, args.play_tile)
+    flow = run_flow(args.game, args.games, args.calibration_games, home, record_root, args.play_tile, args.scale)
     emit(report(args.game, flow, args, time.monotonic() - started), args.out)
     return 0
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from autoplay.cli.arguments import non_negative_int, positive_int
 from autoplay.control.browsers import BROWSERS, DEFAULT_WINDOW, SCALE_RANGE
-from autoplay.control.launchers import SPECS
+from autoplay.control.launchers import SCALABLE, SPECS
 from autoplay.errors import UsageError
 
 if TYPE_CHECKING:
@@ -19,6 +19,8 @@ GAMES = tuple(SPECS)
 GAME_OPTIONS = {"preset": "--preset", "mines": "--mines", "tile": "--tile", "no_guess": "--no-guess"}
 #: The options only the browsers take.
 PAGE_OPTIONS = {"url": "--url", "scale": "--scale", "window": "--window"}
+#: Page options a desktop game may take too (``SCALABLE``: kmines draws its whole window at a Qt scale factor).
+SHARED = {"scale"}
 
 
 def scale_factor(text: str) -> float:
@@ -84,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=scale_factor,
         metavar="F",
         help="device scale factor, as a 125%% desktop is 1.25 (chromium --force-device-scale-factor, firefox "
-        "layout.css.devPixelsPerPx; default 1)",
+        "layout.css.devPixelsPerPx; kmines too, by QT_SCALE_FACTOR; default 1)",
     )
     pages.add_argument(
         "--window",
@@ -101,7 +103,11 @@ def check_options(args: argparse.Namespace) -> None:
     """Refuse options of the other kind of target (UsageError, one line, exit 2) before anything is started."""
     browser = args.game in BROWSERS
     wrong = PAGE_OPTIONS if not browser else GAME_OPTIONS
-    given = [flag for dest, flag in wrong.items() if getattr(args, dest) is not None]
+    given = [
+        flag
+        for dest, flag in wrong.items()
+        if getattr(args, dest) is not None and not (dest in SHARED and args.game in SCALABLE)
+    ]
     if given:
         kind = "the desktop games" if browser else "browsers"
         raise UsageError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for {kind}, not {args.game}")
@@ -137,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
                 mines=args.mines,
                 tile=args.tile,
                 no_guess=bool(args.no_guess),
+                scale=args.scale or 1.0,
             )
         try:
             print(f"{_summary(launched, display)}; Ctrl-C to stop", flush=True)

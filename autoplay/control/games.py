@@ -33,6 +33,7 @@ from autoplay.control.capture import grab, wait_settled
 from autoplay.control.launchers import (
     GNOME_MODES,
     GNOME_WINDOW,
+    SCALABLE,
     SPECS,
     GameSpec,
     LaunchPlan,
@@ -248,11 +249,13 @@ def launch_game(
     timeout: float = 20.0,
     tile: int | None = None,
     no_guess: bool = False,
+    scale: float = 1.0,
 ) -> RunningGame:
     """Start ``name`` on ``display`` and return once its window is mapped and its picture has settled.
 
     ``tile`` asks for a tile size in pixels where the game lets one choose (see ``GameSpec.tile_sizes``);
-    ``no_guess`` asks sgt-mines for its boards that never need a guess (its own default).
+    ``no_guess`` asks sgt-mines for its boards that never need a guess (its own default); ``scale`` draws the
+    whole window at a device scale factor where the toolkit allows (``SCALABLE``: kmines' Qt), as a 125% desktop.
     """
     spec = SPECS.get(name)
     if spec is None:
@@ -261,12 +264,14 @@ def launch_game(
         raise ControlError(f"{name} has a fixed tile size; --tile is for {', '.join(_resizable())}")
     if no_guess and name != "sgt-mines":
         raise ControlError("--no-guess is for sgt-mines only (the other games deal ordinary boards)")
+    if scale != 1.0 and name not in SCALABLE:
+        raise ControlError(f"{name} is drawn at one scale; --scale is for {', '.join([*SCALABLE, *BROWSERS])}")
     size = board_size(spec, preset, rows, cols, mines)
     binary = find_binary(spec.binary)
     preset_name = next((p for p, own in spec.sizes.items() if own == size), None)
 
     def plan(root: Path) -> LaunchPlan:
-        return spec.plan(LaunchRequest(root, binary, size, preset_name, tile, no_guess))
+        return spec.plan(LaunchRequest(root, binary, size, preset_name, tile, no_guess, scale))
 
     def window(process: subprocess.Popen[bytes], timeout: float) -> Window:
         return find_window(display, spec.wm_class, timeout=timeout)

@@ -119,6 +119,18 @@ def test_sizes_a_game_cannot_play_and_options_it_lacks_are_refused_before_starti
         launch_game("xdemineur", ":0", tile=30, workdir=tmp_path)
     with pytest.raises(ControlError, match="sgt-mines only"):
         launch_game("xbomb", ":0", no_guess=True, workdir=tmp_path)
+    with pytest.raises(ControlError, match="drawn at one scale"):
+        launch_game("gnome-mines", ":0", scale=1.25, workdir=tmp_path)
+
+
+def test_kmines_draws_its_whole_window_at_a_qt_scale_factor_in_a_window_of_the_same_size(tmp_path, monkeypatch):
+    from autoplay.control import launchers
+
+    monkeypatch.setattr(launchers, "find_dbus_run_session", lambda: "/usr/bin/dbus-run-session")
+    request = launchers.LaunchRequest(tmp_path, "/usr/games/kmines", (16, 30, 99), "expert", scale=1.25)
+    plan = launchers.plan_kmines(request)
+    assert plan.env["QT_SCALE_FACTOR"] == "1.25"
+    assert plan.argv[3:] == ["-qwindowgeometry", "800x560+0+0"]  # Qt's units: 1000x700 on the screen
 
 
 def test_a_stopped_game_leaves_no_process_of_its_group_behind():
