@@ -185,6 +185,28 @@ class _Game:
             self.shown.setdefault(int(index), set()).add(int(self.ids[index]))
 
 
+#: The least cells an area the game opened by itself at the start has: an opened 0 shows its eight neighbours.
+MIN_OPENED_AREA = 4
+
+
+def opened_at_start(unlike: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The cells of a fresh board that the game itself opened (xdemineur opens a zero region at the start).
+
+    Cells unlike the covered tile count only where they make an area of ``MIN_OPENED_AREA`` cells or more: a lone
+    odd cell is a covered tile under the pointer's highlight (a page's hover or pressed look), and taking it for
+    an opened number would give the covered tile a number's name once the pointer moves on.
+
+    >>> unlike = np.zeros(20, bool); unlike[[0, 1, 5, 6, 13]] = True
+    >>> np.flatnonzero(opened_at_start(unlike, 4, 5)).tolist()
+    [0, 1, 5, 6]
+    """
+    _, parts = _components(unlike.reshape(rows, cols))
+    sizes = np.bincount(parts.ravel())
+    big = sizes >= MIN_OPENED_AREA
+    big[0] = False  # the background of connectedComponents
+    return np.asarray(big[parts.ravel()] & unlike)
+
+
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray]:
     n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     return n, labels
@@ -308,7 +330,7 @@ def play_one(
             "start a new game and try again"
         )
     session.evidence.add_role(".", set(game.hidden))
-    opened = ~game.shows_covered(game.ids)  # a game may open an area itself at the start (xdemineur)
+    opened = opened_at_start(~game.shows_covered(game.ids), grid.rows, grid.cols)
     game.status[opened] = REVEALED
     for index in np.flatnonzero(opened):
         game.shown[int(index)] = {int(game.ids[index])}

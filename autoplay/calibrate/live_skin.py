@@ -55,6 +55,7 @@ def write_live_skin(session: Session, name: str, root: Path, settings: SkinSetti
         notes,
         origin="live",
         tile_radius=session.book.radius,
+        subpixel=any(g.subpixel for g in session.grids),
     )
     sheet = write_contact_sheet(
         root / "templates" / name / "contact-sheet.png",

@@ -12,6 +12,7 @@ import numpy as np
 import tomlkit
 
 from autoplay.board.rules import Rules
+from autoplay.vision.button import PICTURE_FILE, NewGame
 from autoplay.vision.counter import CounterSpec, glyph_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE
 
@@ -60,6 +61,7 @@ def write_skin(
     counter: CounterSpec | None = None,
     origin: str = "",
     tile_radius: float | None = None,
+    subpixel: bool = False,
 ) -> Path:
     """Replace skin ``name`` under ``root`` with ``templates`` (stem -> (label, cell image)); return the TOML path.
 
@@ -88,9 +90,12 @@ def write_skin(
             **({"tile_radius": round(float(tile_radius), 4)} if tile_radius is not None else {}),
         },
         "label_max_distance": dict(sorted(label_max_distance.items())),
-        "geometry": {"pitch_range": [round(small * 0.5, 1), round(large * 2.0, 1)]},
+        "geometry": {
+            "pitch_range": [round(small * 0.5, 1), round(large * 2.0, 1)],
+            **({"subpixel": True} if subpixel else {}),
+        },
         "window": dict(settings.window),
-        "new_game": dict(settings.new_game),
+        "new_game": new_game_table(settings.new_game, template_dir),
         "state": dict(settings.state) or dict(BOARD_STATE),
         "mines": dict(settings.mines),
         "labels": {stem: label for stem, (label, _) in templates.items()},
@@ -110,6 +115,18 @@ def write_skin(
         header += "\n" + notes
     path.write_text(skin_toml(data, header), encoding="utf-8")
     return path
+
+
+def new_game_table(new_game: dict[str, str], template_dir: Path) -> dict[str, Any]:
+    """The ``[new_game]`` table to write; a button picture goes beside the templates, with its pitch and offset."""
+    table: dict[str, Any] = dict(new_game)
+    button = new_game.button if isinstance(new_game, NewGame) else None
+    if button is not None:
+        picture = table.setdefault("picture", PICTURE_FILE)
+        cv2.imwrite(str(template_dir / picture), button.image)
+        table["pitch"] = float(button.pitch)
+        table["offset"] = [float(v) for v in button.offset]
+    return table
 
 
 def skin_toml(data: dict[str, Any], header: str = "") -> str:

@@ -74,6 +74,7 @@ def calibrate_supervised(
         margins.label_max_distance,
         [g.pitch for g in grids],
         counter=counter,
+        subpixel=any(g.subpixel for g in grids),
     )
     counts = {label: chosen_labels.count(label) for label in sorted(set(chosen_labels))}
     return CalibrationResult(path, margins, counts, grids)

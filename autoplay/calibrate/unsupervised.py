@@ -81,7 +81,16 @@ def calibrate_unsupervised(
         max_distance, min_confidence, label_limits = 0.1, 0.3, {}
     notes = "Proposed by unsupervised calibration: check the contact sheet and correct [labels]."
     path = write_skin(
-        root, name, templates, settings, max_distance, min_confidence, label_limits, [g.pitch for g in grids], notes
+        root,
+        name,
+        templates,
+        settings,
+        max_distance,
+        min_confidence,
+        label_limits,
+        [g.pitch for g in grids],
+        notes,
+        subpixel=any(g.subpixel for g in grids),
     )
     sheet = write_contact_sheet(
         root / "templates" / name / "contact-sheet.png",

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from autoplay.cli.arguments import plain_name, positive_int
 from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from autoplay.calibrate.skin_writer import SkinSettings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,7 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "numbers) and a contact sheet PNG shows each template with its proposal; correct [labels] in the TOML. "
         "Live (--live, no images): autoplay finds the running game's window, plays --games games by clicking "
         "covered cells at random (guarded clicks inside the board only) and calibrates unsupervised on the fresh "
-        "and final frames, which it also saves.",
+        "and final frames, which it also saves. --new-game-click X,Y names a new-game button that is not a face "
+        "(a web page's 'New game'): its picture is cut around that point of the (first) window picture and "
+        "found again by its look before each new game.",
         epilog="examples: autoplay calibrate shot1.png shot2.png --labels shot1.txt --name mygame --first-click zero\n"
         "          autoplay calibrate --live --window-class mygame --new-game-key f2 --games 3 --name mygame",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -58,7 +66,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="total mines of a board size the game fixes, e.g. 16x30=99 (repeatable)",
     )
     p.add_argument("--new-game-key", help="key that starts a new game, e.g. ctrl+r")
-    p.add_argument("--new-game-click", help="what to click for a new game, e.g. face")
+    p.add_argument(
+        "--new-game-click",
+        metavar="face|X,Y",
+        help="what to click for a new game: 'face' (a yellow smiley above the board), or X,Y, a pixel of the "
+        "game window's picture on the new-game button (off the board): the button's picture (the region of one "
+        "colour around it, bounded by a clear edge) is saved as templates/NAME/new-game.png with its place in "
+        "board cells, and play finds it again by its look, at the board's current scale",
+    )
     p.add_argument(
         "--live",
         action="store_true",
@@ -112,11 +127,41 @@ def _settings(args: argparse.Namespace):
             raise UsageError(f"--mines {item!r}: expected ROWSxCOLS=N, e.g. 16x30=99")
         mines[f"{int(rows)}x{int(cols)}"] = int(count)
     window = {k: v for k, v in (("wm_class", args.window_class), ("title", args.window_title)) if v}
-    new_game = {k: v for k, v in (("key", args.new_game_key), ("click", args.new_game_click)) if v}
+    click = None if new_game_point(args.new_game_click) else args.new_game_click
+    new_game = {k: v for k, v in (("key", args.new_game_key), ("click", click)) if v}
     counter = (*parse_counter_option(args.counter), args.counter_format) if args.counter else None
     return SkinSettings(
         rules=Rules(args.first_click, args.win), window=window, new_game=new_game, mines=mines, counter=counter
     )
+
+
+def new_game_point(value: str | None) -> tuple[int, int] | None:
+    """The window pixel ``X,Y`` of ``--new-game-click``; None for ``face`` or no option; anything else is refused."""
+    from autoplay.errors import UsageError
+
+    if value is None or value == "face":
+        return None
+    x, comma, y = value.replace(" ", "").partition(",")
+    if not (comma and x.isdigit() and y.isdigit()):
+        raise UsageError(f"--new-game-click {value!r}: expected face, or X,Y (pixels of the window, e.g. 120,40)")
+    return int(x), int(y)
+
+
+def _with_button(settings: SkinSettings, frame: np.ndarray, point: tuple[int, int]) -> SkinSettings:
+    """``settings`` whose ``[new_game]`` clicks the button cut from ``frame`` around ``point`` (UsageError if none).
+
+    The picture is cut from the very frame the board is located on, so its place and scale are the board's.
+    """
+    from dataclasses import replace
+
+    from autoplay.vision.button import PICTURE_FILE, NewGame, cut_button
+    from autoplay.vision.locate import locate_grid
+
+    picture = cut_button(frame, locate_grid(frame), *point)
+    x, y = point
+    print(f"new-game button at {x},{y}: cut a {picture.image.shape[1]}x{picture.image.shape[0]} picture")
+    table = {**settings.new_game, "click": "picture", "picture": PICTURE_FILE}
+    return replace(settings, new_game=NewGame(table, picture))
 
 
 def _sizes_for_live(settings, grab) -> dict[tuple[int, int], int]:
@@ -162,8 +207,9 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
     if not query and backend == "x11":
         raise UsageError("--live needs --window-class, --window-title or --pid to find the game")
     window, screen, mouse = connect(display, query.wm_class, query.title, pid=query.pid, backend=backend)
+    point = new_game_point(args.new_game_click)
     starter = None
-    if settings.new_game:
+    if settings.new_game or point is not None:
 
         def starter(frame):
             screen.check()
@@ -182,6 +228,8 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
     try:
         screen.check()
         screen.focus()
+        if point is not None:
+            settings = _with_button(settings, screen.grab(), point)
         sizes = _sizes_for_live(settings, screen.grab)
         session = calibrate_live(
             screen.grab, mouse, window, starter, args.games, sizes, settings.rules, progress=progress
@@ -263,6 +311,9 @@ def run(args: argparse.Namespace) -> int:
     if args.live:
         return _calibrate_live(args, settings, root)
     images = [read_image(p) for p in args.images]
+    point = new_game_point(args.new_game_click)
+    if point is not None:
+        settings = _with_button(settings, images[0], point)
     if not args.labels and args.counter:
         raise UsageError("--counter learns from label boards with a mines=N header: give --labels too")
     if not args.labels:

@@ -1,8 +1,8 @@
 """Binding the loop to a real window: the screen, the mouse and the skin's way to start a new game.
 
-Starting a new game is data in the skin (``[new_game] key = "ctrl+r"`` or
-``click = "face"``); a face click is still a guarded click, aimed at and
-limited to the face button located on the current frame.
+Starting a new game is data in the skin (``[new_game] key = "ctrl+r"``,
+``click = "face"`` or ``click = "picture"``); a face or picture click is still a
+guarded click, aimed at and limited to the button located on the current frame.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from autoplay.control.window_query import AmbiguousWindowError, WindowQuery
 from autoplay.errors import ControlError, UnreadableBoardError
 from autoplay.play.player import FINISHED, Decoder, Player, board_rect_on_screen, shown_state
 from autoplay.play.portable import GameArea, PortableScreen, connect_portable
+from autoplay.vision.button import NewGame, find_button
 from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.grid import Grid
 from autoplay.vision.skin import Skin
@@ -169,19 +170,30 @@ def find_face(frame: np.ndarray, grid: Grid) -> Rect | None:
 def press_new_game(
     mouse: Mouse, window: GameWindow, grid: Grid | None, before: np.ndarray, new_game: dict[str, str]
 ) -> None:
-    """Do what the skin's ``[new_game]`` says: press its key, or click its face (a guarded click on the face only)."""
+    """Do what the skin's ``[new_game]`` says: press its key, or click its face or its button's picture (a guarded
+    click on that button only)."""
     if "key" in new_game:
         mouse.hotkey(*new_game["key"].lower().split("+"))
     elif new_game.get("click") == "face":
         face = find_face(before, grid) if grid is not None else None
         if face is None or grid is None:
             raise ControlError("cannot find the face button to start a new game")
-        x, y, w, h = face
-        allowed = (window.x + x, window.y + y, w, h)
-        mouse.click(window.x + x + w / 2, window.y + y + h / 2, "left", allowed)
-        mouse.park(window.rect, board_rect_on_screen(grid, window.rect))
+        click_button(mouse, window, grid, face)
+    elif new_game.get("click") == "picture":
+        picture = new_game.button if isinstance(new_game, NewGame) else None
+        if picture is None or grid is None:
+            raise ControlError("cannot find the new-game button: no picture of it, or no board to scale it by")
+        click_button(mouse, window, grid, find_button(before, grid, picture))
     else:
         raise ControlError(f"the skin does not say how to start a new game ({new_game or 'no [new_game]'})")
+
+
+def click_button(mouse: Mouse, window: GameWindow, grid: Grid, button: Rect) -> None:
+    """Click the middle of ``button`` (window pixels), allowed nowhere else, then park the pointer off the board."""
+    x, y, w, h = button
+    allowed = (window.x + x, window.y + y, w, h)
+    mouse.click(window.x + x + w / 2, window.y + y + h / 2, "left", allowed)
+    mouse.park(window.rect, board_rect_on_screen(grid, window.rect))
 
 
 def dismiss_overlay(player: Player, window: GameWindow, frame: np.ndarray) -> None:

@@ -58,7 +58,7 @@ def shrink_factor(grid: Grid, size: int = DEFAULT_SIZE, inset: float = DEFAULT_I
     a page at 125%: a covered tile's cells from 0.06-0.08 RMS apart to 0.03).
     """
     per_sample = min(np.diff(grid.xs).min(), np.diff(grid.ys).min()) * (1 - 2 * inset) / size
-    if not (np.array_equal(grid.xs, np.round(grid.xs)) and np.array_equal(grid.ys, np.round(grid.ys))):
+    if grid.subpixel:
         return 2 * int(per_sample) + 1
     factor = 1
     while per_sample >= 2 * factor:

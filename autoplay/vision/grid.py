@@ -45,6 +45,11 @@ class Grid:
         return (int(round(self.xs[0])), int(round(self.ys[0])), int(round(self.xs[-1])), int(round(self.ys[-1])))
 
     @property
+    def subpixel(self) -> bool:
+        """Whether some edge lies between pixels (a board drawn at a fractional pitch, see ``locate``)."""
+        return not (np.array_equal(self.xs, np.round(self.xs)) and np.array_equal(self.ys, np.round(self.ys)))
+
+    @property
     def pitch(self) -> tuple[float, float]:
         """Mean cell width and height; a summary for humans, not for slicing."""
         return float(np.mean(np.diff(self.xs))), float(np.mean(np.diff(self.ys)))

@@ -233,7 +233,7 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
             "of the board is covered (a dialog or another window?)"
         )
     raw = Grid(_edges_from_centres(col_centres, pitch_x), _edges_from_centres(row_centres, pitch_y))
-    grid = _drawn_edges(image, raw)
+    grid = _drawn_edges(image, raw, None if skin is None else skin.subpixel)
     side = _outside_side(raw, image.shape) or _cut_side(located_on, grid)
     if side:
         raise UnreadableBoardError(
@@ -380,7 +380,7 @@ def _even_lattice(edges: np.ndarray) -> np.ndarray:
     return np.asarray(intercept + slope * index)
 
 
-def _drawn_edges(image: np.ndarray, raw: Grid) -> Grid:
+def _drawn_edges(image: np.ndarray, raw: Grid, subpixel: bool | None = None) -> Grid:
     """The cell edges where the game drew them: whole pixels, or between pixels when its tiles are scaled.
 
     A game that draws its tiles pixel by pixel puts every edge on a whole pixel, even at an odd pitch (gnome-mines
@@ -390,6 +390,10 @@ def _drawn_edges(image: np.ndarray, raw: Grid) -> Grid:
     several looks that no skin can hold.  Both placements are tried only when the pitch is fractional, and the
     sub-pixel one is taken when the board shows clearly fewer distinct looks on it (``CLEARLY_FEWER``); otherwise
     whole pixels stay, as every pixel-exact game had before.  :func:`~autoplay.vision.features.cell_patches` samples at the sub-pixel edges directly.
+
+    With a skin the choice is the skin's (``subpixel``: how calibration located this game): its templates were cut
+    from one kind of sampling, and a board located the other way on a busy frame (a lost board whose last column
+    merged with the frame) would match none of them.
     """
     whole = _clip_to_image(raw, image.shape)
     pitch_x, pitch_y = raw.pitch
@@ -399,6 +403,8 @@ def _drawn_edges(image: np.ndarray, raw: Grid) -> Grid:
     height, width = image.shape[:2]
     if even.xs[0] < 0 or even.ys[0] < 0 or even.xs[-1] > width or even.ys[-1] > height:
         return whole
+    if subpixel is not None:
+        return even if subpixel else whole
     # Each placement is read as it would be (cell_patches averages a sub-pixel lattice's samples, not a whole one's).
     return even if CLEARLY_FEWER * distinct_looks(image, even) <= distinct_looks(image, whole) else whole
 

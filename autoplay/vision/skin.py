@@ -20,6 +20,7 @@ from autoplay.board.model import CELL_CHARS
 from autoplay.board.rules import Rules
 from autoplay.errors import UnreadableBoardError, UsageError
 from autoplay.outputs import is_plain_name
+from autoplay.vision.button import ButtonPicture, NewGame
 from autoplay.vision.classify import label_gaps, squared_distances
 from autoplay.vision.counter import CounterSpec, glyph_from_image
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, crop_patch, patch_vectors
@@ -59,7 +60,8 @@ class Skin:
     inset: float = DEFAULT_INSET
     pitch_range: tuple[float, float] | None = None
     window: dict[str, str] = field(default_factory=dict)
-    new_game: dict[str, str] = field(default_factory=dict)
+    #: How to start a new game: ``key``, or ``click`` (``face``, or ``picture`` with the button's picture loaded).
+    new_game: dict[str, str] = field(default_factory=NewGame)
     state: dict[str, str] = field(default_factory=dict)
     mines_by_size: dict[tuple[int, int], int] = field(default_factory=dict)
     counter: CounterSpec | None = None
@@ -72,6 +74,9 @@ class Skin:
     #: calibration measured on the fresh board (``calibrate.tilebook.fresh_radius``); None when not measured.
     #: With it, no label's limit reaches past half-way to the nearest other tile (:meth:`match_limits`).
     tile_radius: float | None = None
+    #: Whether calibration located this game's boards between pixels (a page at 125%: see ``locate``): its
+    #: templates were then cut from averaged samples, and its boards must be located and sampled the same way.
+    subpixel: bool = False
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -217,7 +222,7 @@ def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: 
         inset=_bounded(match, "inset", DEFAULT_INSET, source, "match", low=0.0, high=0.45, low_ok=True),
         pitch_range=(float(pitch[0]), float(pitch[1])) if pitch else None,
         window=_texts(data, "window", source),
-        new_game=_texts(data, "new_game", source),
+        new_game=_new_game(data, template_dir, source),
         state=_texts(data, "state", source),
         mines_by_size=mines_by_size,
         origin=str(data.get("origin", "")),
@@ -227,7 +232,16 @@ def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: 
             if "tile_radius" in match
             else None
         ),
+        subpixel=_flag(geometry, "subpixel", source),
     )
+
+
+def _flag(table: dict[str, Any], key: str, source: str | Path) -> bool:
+    """A true/false entry of ``table`` (false when absent)."""
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise UsageError(f"{source}: [geometry] {key} must be true or false, got {value!r}")
+    return value
 
 
 def _is_number(value: object) -> bool:
@@ -283,6 +297,24 @@ def _template(template_dir: Path, stem: str, source: str) -> np.ndarray:
         return read_image(path)
     except UnreadableBoardError as exc:
         raise UsageError(f"{source}: template {exc}") from None
+
+
+def _new_game(data: dict[str, Any], template_dir: Path, source: str) -> NewGame:
+    """The ``[new_game]`` table; with ``click = "picture"`` also its button picture, its pitch and offset."""
+    table = dict(_table(data, "new_game", source))
+    if table.get("click") != "picture":
+        return NewGame(_texts({"new_game": table}, "new_game", source))
+    pitch, offset = table.pop("pitch", None), table.pop("offset", None)
+    if not (_is_number(pitch) and pitch > 0):
+        raise UsageError(f"{source}: [new_game] pitch = {pitch!r}: expected the board's pitch in pixels (> 0)")
+    if not (isinstance(offset, list) and len(offset) == 2 and all(_is_number(v) for v in offset)):
+        raise UsageError(f"{source}: [new_game] offset = {offset!r}: expected [X, Y] in board pitches")
+    texts = _texts({"new_game": table}, "new_game", source)
+    stem = texts.get("picture", "").removesuffix(".png")
+    if not stem:
+        raise UsageError(f'{source}: [new_game] click = "picture" needs picture = "FILE.png"')
+    image = _template(template_dir, stem, source)
+    return NewGame(texts, ButtonPicture(image, float(pitch), (float(offset[0]), float(offset[1]))))
 
 
 def _counter(data: dict[str, Any], template_dir: Path, source: str) -> CounterSpec | None:

@@ -90,3 +90,25 @@ def test_a_pixel_exact_board_keeps_whole_pixel_edges():
     grid = locate_grid(image)
     assert np.array_equal(grid.xs, np.round(grid.xs)) and np.array_equal(grid.ys, np.round(grid.ys))
     assert max(spread_per_label(image, grid, labels).values()) < 0.01
+
+
+def test_a_skin_taught_on_a_page_at_125_percent_reads_another_board_of_it_cell_for_cell(tmp_path):
+    """The whole reading path at a fractional pitch: templates cut from one board (sampled between pixels, as the
+    skin then says) read a board with other tiles at another sub-pixel origin, every cell right."""
+    from autoplay.board.model import Board
+    from autoplay.calibrate.skin_writer import SkinSettings
+    from autoplay.calibrate.supervised import calibrate_supervised
+    from autoplay.vision.decode import decode_frame
+    from autoplay.vision.skin import load_skin
+
+    taught, labels = draw_board(1.25, (13.3, 40.6), seed=1)
+    board = Board.from_rows(["".join(row) for row in labels])
+    calibrate_supervised([taught], [board], "page125", tmp_path, SkinSettings())
+    skin = load_skin("page125", tmp_path)
+    assert skin.subpixel
+    image, truth = draw_board(1.25, (21.7, 33.1), seed=2)
+    decoded = decode_frame(image, skin)
+    assert decoded.grid.subpixel
+    # Random tiles break the game's rules (a 0 beside a covered cell), which decoding refuses; the looks read all.
+    assert set(decoded.unreadable) == set(decoded.refused)
+    assert decoded.labels.tolist() == truth.tolist()
