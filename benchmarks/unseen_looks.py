@@ -269,6 +269,21 @@ def audit_recorded(root: Path, looks: list[int]) -> list[str]:
     return rows
 
 
+def audit_notes(name: str, audit: TruthAudit) -> list[str]:
+    """One line per kind of finding the audit made (the first five of each), named ``name``."""
+    notes = []
+    for label, items in (
+        ("misread", audit.misreads),
+        ("wrong certain move", audit.wrong_certain),
+        ("result", audit.result_mismatches),
+        ("misaligned", audit.misaligned),
+        ("layout replay", audit.replay_differing),
+    ):
+        if items:
+            notes.append(f"{name} {label} ({len(items)}): " + "; ".join(items[:5]))
+    return notes
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--looks", type=int, nargs="+", required=True, help="look seeds for benchmarks/tk_clone.py")
@@ -302,15 +317,7 @@ def main() -> int:
         rows.append(look_row(run, audit))
         notes = [f"look {look}: calibrate said: {run.calibrate_said}"]
         notes += [f"look {look} stop: {s}" for s in run.stops]
-        for label, items in (
-            ("misread", audit.misreads),
-            ("wrong certain move", audit.wrong_certain),
-            ("result", audit.result_mismatches),
-            ("misaligned", audit.misaligned),
-            ("layout replay", audit.replay_differing),
-        ):
-            if items:
-                notes.append(f"look {look} {label} ({len(items)}): " + "; ".join(items[:5]))
+        notes += audit_notes(f"look {look}", audit)
         details += notes
         print(rows[-1], file=sys.stderr, flush=True)
     lines = [

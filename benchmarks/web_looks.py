@@ -32,7 +32,7 @@ from pathlib import Path
 
 from new_games import last_line, play_session, run_command  # benchmarks/, beside this script
 from report import emit
-from unseen_looks import MINES, TruthAudit, audit_session
+from unseen_looks import MINES, TruthAudit, audit_notes, audit_session
 from web_clone import serve, stop
 
 from autoplay.control.games import launch_page
@@ -183,15 +183,7 @@ def audit_run(run: CaseRun) -> tuple[TruthAudit, list[str]]:
         audit_session(recording, log, audit)
     notes = [f"{run.case.name}: calibrate said: {run.calibrate_said}"]
     notes += [f"{run.case.name} stop: {s}" for s in run.stops]
-    for label, items in (
-        ("misread", audit.misreads),
-        ("wrong certain move", audit.wrong_certain),
-        ("result", audit.result_mismatches),
-        ("misaligned", audit.misaligned),
-    ):
-        if items:
-            notes.append(f"{run.case.name} {label} ({len(items)}): " + "; ".join(items[:5]))
-    return audit, notes
+    return audit, notes + audit_notes(run.case.name, audit)
 
 
 def main() -> int:
