@@ -30,6 +30,14 @@ NOT_RUN = {
     "autoplay launch chromium --url http://127.0.0.1:8000/ --scale 1.25 --xvfb": "live: needs a page served on port "
     "8000 and stays in the foreground until the browser exits (tests/e2e/test_browser_launch.py)",
     "autoplay play --skin gnome-mines --games 10 --record runs/session1": "live games (tests/e2e)",
+    "python3 benchmarks/web_clone.py --port 8000 --log page.jsonl &": "serves the page of the browser lines below "
+    "until stopped (tests/scripts/test_web_clone.py)",
+    'autoplay launch chromium --url "http://127.0.0.1:8000/?look=3" --scale 1.25 &': "live: a browser on a display "
+    "(tests/e2e/test_browser_games.py runs the same flow)",
+    'autoplay calibrate --live --window-title "Web Mines" --name webmines --first-click zero --win reveal '
+    "--new-game-key F2 --mines 16x30=99": "live: teaches the page opened above (tests/e2e/test_browser_games.py)",
+    "autoplay play --skin webmines --games 10 --record runs/web1": "live: plays the page opened above "
+    "(tests/e2e/test_browser_games.py)",
     "autoplay play --skin xdemineur --dry-run": "live: needs a running xdemineur window (tests/e2e)",
     "autoplay replay runs/session1 --out /tmp/annotated": "draws the live play line's recording (tests/replay)",
     "autoplay replay runs/session1": "replays the live play line's recording (tests/e2e)",
