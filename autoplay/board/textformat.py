@@ -17,7 +17,15 @@ _HEADER = re.compile(r"^\s*mines\s*=\s*(\S*)\s*$", re.IGNORECASE)
 
 
 def parse_board(text: str, source: str = "") -> Board:
-    """Parse board text; every malformation raises :class:`BoardFormatError` with its position."""
+    r"""Parse board text; every malformation raises :class:`BoardFormatError` with its position.
+
+    Text as editors save it reads the same: a UTF-8 byte-order mark (Windows Notepad writes one) is dropped, and
+    CRLF or CR line ends and a missing last newline are line ends like any other.
+
+    >>> parse_board("\ufeffmines=1\r\n.1\r\n.1") == parse_board("mines=1\n.1\n.1\n")
+    True
+    """
+    text = text.removeprefix("\ufeff")
     mines: int | None = None
     rows: list[str] = []
     row_lines: list[int] = []
@@ -90,7 +98,7 @@ def read_board_text(path: str | Path) -> str:
     """A board file's text; a missing, unreadable or binary file is a one-line :class:`BoardFormatError`."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows Notepad) is no text
     except FileNotFoundError:
         raise BoardFormatError("no such file", source=str(p)) from None
     except IsADirectoryError:

@@ -39,7 +39,7 @@ def read_layout(path: str | Path) -> tuple[Board, Coord | None]:
     """The layout board and the first click its comment names (None when it names none)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows Notepad) is no text
     except (OSError, UnicodeDecodeError) as exc:
         reason = "no such file" if isinstance(exc, FileNotFoundError) else "cannot read it as text"
         raise BoardFormatError(reason, source=str(p)) from None
