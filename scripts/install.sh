@@ -63,7 +63,7 @@ echo "==> installing autoplay and the versions in constraints.txt into .venv (co
 # pip's own messages pass through (a few "location ... is ignored" notes about local package mirrors are dropped);
 # its exit status is kept, so a failed install stops here. PIP_CONSTRAINT pins the build's own tools (mypy compiles
 # the solver) to constraints.txt too; without a C compiler the solver installs as pure Python (setup.py).
-PIP_CONSTRAINT=constraints.txt .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[test,cluster]" \
+PIP_CONSTRAINT=constraints.txt .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[test,cluster,docs]" \
   2> >(grep -v "is ignored: it is neither a file nor a directory" >&2) ||
   { echo "install.sh: pip could not install autoplay (its error is above)" >&2; exit 1; }
 .venv/bin/python -c "import autoplay, cv2, numpy, mss" || { echo "install.sh: installed, but autoplay does not import" >&2; exit 1; }

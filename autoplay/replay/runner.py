@@ -9,7 +9,7 @@ a long replay should report every bad frame, not stop at the first.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -121,11 +121,19 @@ def describe_moves(decision: Any, limit: int = 4) -> str:
     return f"{shown} [{kind}]"
 
 
-def board_differences(recorded: Board, decoded: Board) -> list[str]:
-    """Cells where vision now reads something else than the live player recorded."""
+def board_differences(recorded: Board, decoded: Board, unread: Iterable[tuple[int, int]] = ()) -> list[str]:
+    """Cells where vision now reads something else than the live player recorded.
+
+    ``unread`` are the cells the live player could not read (the recording's ``unknown``): their letters in the
+    recording are only the decoder's best guesses, played as covered, so a skin that has since learnt the tile
+    reading them otherwise is no difference (the replay plays them as covered too, as the player did).
+    """
     if recorded.shape != decoded.shape:
         return [f"board size differs: recorded {recorded.rows}x{recorded.cols}, decoded {decoded.rows}x{decoded.cols}"]
-    diffs = [(rc, recorded[rc], decoded[rc]) for rc in recorded.coords() if recorded[rc] != decoded[rc]]
+    skip = set(unread)
+    diffs = [
+        (rc, recorded[rc], decoded[rc]) for rc in recorded.coords() if recorded[rc] != decoded[rc] and rc not in skip
+    ]
     if not diffs:
         return []
     shown = ", ".join(f"({r},{c}) {a!r}->{b!r}" for (r, c), a, b in diffs[:MAX_LISTED_DIFFERENCES])
@@ -235,7 +243,7 @@ class Replayer:
             board = with_unknown_covered(read, unknown, recorded.own_flags if recorded else ())
             outcome.board = board
             if recorded is not None:
-                outcome.problems += board_differences(recorded.board, read)
+                outcome.problems += board_differences(recorded.board, read, recorded.unknown)
             if finished(decoded, board, self.rules):
                 outcome.status = "over"
                 analysis = None

@@ -1,6 +1,6 @@
-"""The README's command examples run as written.
+"""The README's and the docs site's command examples run as written.
 
-Every line of every ``sh`` block is either run here — in a fresh folder, with ``autoplay`` on PATH as after
+Every line of every ``sh`` block (in README.md and in every page under ``docs/``) is either run here — in a fresh folder, with ``autoplay`` on PATH as after
 ``source .venv/bin/activate``, and the files it names put there — or listed in ``NOT_RUN`` with the reason, so a
 new example is run by default and skipping one is a visible decision.  ``SHORTENED`` lists the measurement runs
 whose only change is a smaller ``--games`` (everything else as written).
@@ -20,6 +20,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
+#: The pages whose examples are run: the README and the docs site's own pages (BENCHMARKS.md is linked in, not run).
+PAGES = [README, *sorted(p for p in (REPO / "docs").rglob("*.md") if not p.is_symlink())]
 FIXTURES = REPO / "tests" / "fixtures"
 
 #: Examples this test does not run, and why (each is covered elsewhere where it can be).
@@ -27,6 +29,8 @@ NOT_RUN = {
     "bash scripts/demo.sh": "installs, then plays live expert games for minutes (tests/e2e plays the same way)",
     "bash scripts/test.sh": "the whole test suite itself",
     "autoplay launch gnome-mines --xvfb": "live: stays in the foreground until the game exits (tests/e2e)",
+    "autoplay launch sgt-mines --xvfb &": "live: a game on a new display, kept in the background "
+    "(tests/e2e/test_new_games.py; scripts/docs_pictures.py runs the page's whole flow)",
     "autoplay launch chromium --url http://127.0.0.1:8000/ --scale 1.25 --xvfb": "live: needs a page served on port "
     "8000 and stays in the foreground until the browser exits (tests/e2e/test_browser_launch.py)",
     "autoplay play --skin gnome-mines --games 10 --record runs/session1": "live games (tests/e2e)",
@@ -58,10 +62,10 @@ SHOT = {
 
 
 def readme_commands() -> list[str]:
-    """Every command line of the README's ``sh`` blocks, comments stripped."""
-    blocks = re.findall(r"```sh\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+    """Every command line of the ``sh`` blocks of the README and the docs pages, comments stripped, each once."""
+    blocks = [b for page in PAGES for b in re.findall(r"```sh\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)]
     lines = [line.split("  #")[0].split(" # ")[0].strip() for block in blocks for line in block.splitlines()]
-    return [line for line in lines if line and not line.startswith("#")]
+    return list(dict.fromkeys(line for line in lines if line and not line.startswith("#")))
 
 
 def readme_board() -> str:
