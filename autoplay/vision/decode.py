@@ -45,6 +45,7 @@ class DecodedFrame:
     image: np.ndarray | None = None
     counter: str | None = None  # the mine counter's text, when the skin reads one and it was readable
     refused: tuple[tuple[int, int], ...] = ()  # cells the looks read but a rule refused (also in ``unreadable``)
+    distance: np.ndarray | None = None  # (rows, cols) RMS 0..1 to the template each cell was read by (second looks too)
 
     @property
     def readable(self) -> bool:
@@ -135,6 +136,7 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
         image,
         reading.text if reading else None,
         tuple(conflicts),
+        result.distance.reshape(shape),
     )
 
 

@@ -16,8 +16,16 @@ tiles themselves: the missing lines are added when every one of their cells
 reads as one of the skin's tiles, as decoding reads them, or, before any skin
 exists, looks exactly like the fresh board's own covered tile.  Tiles alone are
 not enough: a margin around a board can read as a row of plain tiles
-(sgt-mines' does), so a board of a known size is never grown, and a growth is
-taken only when exactly one way of growing fits.
+(sgt-mines' does), so a board of a known size is never grown.
+
+Where the lines went missing is the tiles' to say, not the outline's: opened
+cells in about the window's own colour (a board opened along its top edge)
+leave no outline, and the margin beyond the other edge may read as the same
+plain tile, a little less like it.  So when several ways of growing fit, each
+is judged by its worst new line (how far its cells sit from the tiles they were
+read as), and the best is taken when it is clearly the best (its worst line
+nearer by ``ALIKE`` than any other way's); ways that look alike leave the board
+as located.
 """
 
 from __future__ import annotations
@@ -26,31 +34,36 @@ from collections.abc import Callable, Collection
 
 import numpy as np
 
+from autoplay.vision.classify import squared_distances
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.skin import Skin
 
 Cell = tuple[int, int]
+#: How a growth is judged: given the grown grid and the cells it adds, each added cell's RMS distance (0..1, in the
+#: order given) to what it was read as, or None when some added cell is not a tile of this board.
+Fits = Callable[[Grid, list[Cell]], np.ndarray | None]
 #: Most lines a board may be grown by along each axis.
 MOST_LINES = 2
 #: RMS patch distance (0..1) under which two cells look the same (live calibration's "unchanged").
 ALIKE = 0.03
 #: Share of a located board's cells that must look like its commonest one for it to be a fresh board.
 FRESH_SHARE = 0.9
+#: Whole-pixel moves of a grown grid over which :func:`nearest_tile` takes each cell's best match.
+NUDGES = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
 
-def grow_to_size(
-    image: np.ndarray, grid: Grid, sizes: Collection[tuple[int, int]], fits: Callable[[Grid, list[Cell]], bool]
-) -> Grid:
-    """``grid`` grown by at most ``MOST_LINES`` lines a side to a size in ``sizes``, when exactly one way fits.
+def grow_to_size(image: np.ndarray, grid: Grid, sizes: Collection[tuple[int, int]], fits: Fits) -> Grid:
+    """``grid`` grown by at most ``MOST_LINES`` lines a side to a size in ``sizes``: the way of growing whose new
+    lines are most clearly tiles of the board (see the module's doc), or ``grid`` when none is.
 
-    ``fits(grown, new_cells)`` says whether the cells the growth adds are tiles of this board.
+    ``fits(grown, new_cells)`` says how far each cell the growth adds is from a tile of this board (None: not one).
     """
     known = set(sizes)
     if not known or (grid.rows, grid.cols) in known:
         return grid
     height, width = image.shape[:2]
-    found = []
+    found: list[tuple[float, Grid]] = []
     for rows, cols in sorted(known):
         more_rows, more_cols = rows - grid.rows, cols - grid.cols
         if not (0 <= more_rows <= MOST_LINES and 0 <= more_cols <= MOST_LINES):
@@ -62,22 +75,72 @@ def grow_to_size(
                     continue
                 inside = range(top, top + grid.rows), range(left, left + grid.cols)
                 new = [(r, c) for r in range(rows) for c in range(cols) if r not in inside[0] or c not in inside[1]]
-                if fits(grown, new):
-                    found.append(grown)
-    return found[0] if len(found) == 1 else grid  # two ways that fit: the tiles do not say which
+                distances = fits(grown, new)
+                if distances is not None:
+                    found.append((worst_new_line(new, distances, inside), grown))
+    return clearly_best(found) or grid
+
+
+def worst_new_line(new: list[Cell], distances: np.ndarray, inside: tuple[range, range]) -> float:
+    """The largest RMS distance over the whole rows and columns a growth adds (``inside``: the old rows, columns).
+
+    A line, not a cell, is the unit: a margin misread as tiles is a whole line a little unlike them, and a
+    mean over every new cell would let a good line on one side hide a poor one on the other.
+
+    >>> new = [(0, 0), (0, 1), (3, 0), (3, 1)]  # a row added above rows 1-2, and one below
+    >>> round(worst_new_line(new, np.array([0.0, 0.0, 0.04, 0.02]), (range(1, 3), range(0, 2))), 4)
+    0.0316
+    """
+    lines: dict[tuple[str, int], list[float]] = {}
+    for (r, c), d in zip(new, distances.tolist(), strict=True):
+        if r not in inside[0]:
+            lines.setdefault(("row", r), []).append(d)
+        if c not in inside[1]:
+            lines.setdefault(("col", c), []).append(d)
+    return max(float(np.sqrt(np.mean(np.square(line)))) for line in lines.values())
+
+
+def clearly_best(scored: list[tuple[float, Grid]]) -> Grid | None:
+    """The lowest-scored grid when no other comes within ``ALIKE`` of it; the only one when alone; else None."""
+    ranked = sorted(scored, key=lambda pair: pair[0])
+    if not ranked:
+        return None
+    if len(ranked) > 1 and ranked[1][0] - ranked[0][0] < ALIKE:
+        return None  # two ways that fit about as well: the tiles do not say which
+    return ranked[0][1]
 
 
 def extend_to_tiles(image: np.ndarray, grid: Grid, skin: Skin) -> Grid:
     """``grid``, or ``grid`` with the lines of tiles that make it a board size the skin knows."""
 
-    def reads_as_tiles(grown: Grid, new: list[Cell]) -> bool:
-        """Does every new cell read as one of the skin's tiles (any look decoding takes: shifted, at another size)?"""
+    def reads_as_tiles(grown: Grid, new: list[Cell]) -> np.ndarray | None:
+        """How near each new cell is to the tile it reads as (any look decoding takes: shifted, at another size);
+        None when one of them reads as none."""
         from autoplay.vision.decode import decode_frame  # decode locates through this module when given no grid
 
-        unread = set(decode_frame(image, skin, grown).unreadable)
-        return not unread.intersection(new)
+        decoded = decode_frame(image, skin, grown)
+        if set(decoded.unreadable).intersection(new) or decoded.distance is None:
+            return None
+        rows, cols = (np.array(axis) for axis in zip(*new, strict=True))
+        read = np.asarray(decoded.distance[rows, cols], dtype=np.float64)
+        return np.asarray(np.minimum(read, nearest_tile(image, grown, skin)[rows * grown.cols + cols]))
 
     return grow_to_size(image, grid, skin.mines_by_size, reads_as_tiles)
+
+
+def nearest_tile(image: np.ndarray, grid: Grid, skin: Skin) -> np.ndarray:
+    """Each cell's RMS distance (flat, row-major) to the skin's nearest template, the grid moved by up to a pixel.
+
+    Lines added to a located lattice are placed at its pitch, which can put them a pixel off the tiles (a pitch
+    that alternates 28 and 27 px, rounded edges): a real row of tiles then reads a little unlike its templates,
+    about as unlike as a margin, unless the pixel is forgiven.  A margin is flat, so no pixel makes it nearer.
+    """
+    templates, _ = skin.template_matrix()
+    best = np.full(grid.rows * grid.cols, np.inf)
+    for dx, dy in NUDGES:
+        vectors = patch_vectors(cell_patches(image, grid.shifted(dx, dy), skin.patch_size, skin.inset))
+        best = np.minimum(best, squared_distances(vectors, templates).min(axis=1))
+    return np.asarray(np.sqrt(best), dtype=np.float64)
 
 
 def extend_fresh_board(image: np.ndarray, grid: Grid, sizes: Collection[tuple[int, int]]) -> Grid:
@@ -100,23 +163,26 @@ def extend_fresh_board(image: np.ndarray, grid: Grid, sizes: Collection[tuple[in
 
     gray = (image if image.ndim == 2 else image.mean(axis=2)).astype(np.float64)
 
-    def looks_fresh(grown: Grid, new: list[Cell]) -> bool:
+    def looks_fresh(grown: Grid, new: list[Cell]) -> np.ndarray | None:
+        """Each new cell's distance to the fresh board's tile, when every one shows it and the separators go on."""
         vectors = patch_vectors(cell_patches(image, grown))
+        flat = [r * grown.cols + c for r, c in new]
         added = np.zeros(grown.rows * grown.cols, bool)
-        added[[r * grown.cols + c for r, c in new]] = True
+        added[flat] = True
         reference = np.median(vectors[~added], axis=0)
         distance = np.sqrt(((vectors - reference) ** 2).mean(axis=1))
         fresh = np.mean(distance[~added] < ALIKE) >= FRESH_SHARE
         if not (fresh and np.all(distance[added] < ALIKE)):
-            return False
+            return None
         new_rows = [r for r in range(grown.rows) if added[r * grown.cols : (r + 1) * grown.cols].all()]
         new_cols = [c for c in range(grown.cols) if added[c :: grown.cols].all()]
         old_rows = [r for r in range(grown.rows) if r not in new_rows]
         old_cols = [c for c in range(grown.cols) if c not in new_cols]
         rows_go_on = all(_separators_continue(gray, grown.ys, grown.xs, line, old_rows, old_cols) for line in new_rows)
-        return rows_go_on and all(
+        cols_go_on = all(
             _separators_continue(gray.T, grown.xs, grown.ys, line, old_cols, old_rows) for line in new_cols
         )
+        return np.asarray(distance[flat], dtype=np.float64) if rows_go_on and cols_go_on else None
 
     return grow_to_size(image, grid, sizes, looks_fresh)
 
