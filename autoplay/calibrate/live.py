@@ -40,7 +40,7 @@ from autoplay.calibrate.rules_labels import (
     Naming,
     name_clusters,
 )
-from autoplay.calibrate.tilebook import TileBook, fresh_radius
+from autoplay.calibrate.tilebook import TileBook, fresh_radius, twin_radius
 from autoplay.calibrate.uncovered import uncovered_mines
 from autoplay.control.capture import wait_settled
 from autoplay.control.mouse import Mouse
@@ -109,6 +109,11 @@ class Session:
     games: int = 0
     clicks: int = 0
     naming: Naming | None = None
+    #: The first fresh board's patch vectors (they set the clustering radius), and whether that radius was
+    #: already tightened once (see ``calibrate_live``).
+    fresh_vectors: np.ndarray | None = None
+    tightened: bool = False
+    notes: list[str] = field(default_factory=list)  # what changed on the way, for the user
 
 
 @dataclass
@@ -139,7 +144,9 @@ class _Game:
         """Patch vectors and cluster ids of every cell of ``frame``."""
         vectors = patch_vectors(cell_patches(frame, self.grid, DEFAULT_SIZE, DEFAULT_INSET))
         if not len(self.session.book):  # the session's first look is its first fresh board
-            self.session.book.radius = fresh_radius(vectors)
+            self.session.fresh_vectors = vectors
+            if not self.session.tightened:
+                self.session.book.radius = fresh_radius(vectors)
         cols = self.grid.cols
 
         def crop(i: int) -> np.ndarray:
@@ -383,6 +390,29 @@ def locate_fresh(frame: np.ndarray, sizes: dict[tuple[int, int], int]) -> Grid:
     return extend_fresh_board(frame, refine_to_fresh(frame, locate_grid(frame)), sizes)
 
 
+def tighter_session(session: Session) -> Session | None:
+    """A new session grouping tiles at the fresh board's twin radius, when the evidence so far contradicts itself.
+
+    The radius a fresh board's spread sets (``fresh_radius``) keeps one tile in one group when the game varies
+    its covered tile; on a page drawn at 125% that variation (a look per sub-pixel phase, a gradient) can be
+    wider than the gap between its faint digits, and one group then holds 1s, 2s and 3s: no value explains it,
+    the games contradict themselves and no number is ever named.  Grouping is then started again, once, at the
+    radius measured to each cell's nearest twin (``twin_radius``): more groups, each one value.  The games
+    already played count against ``--games``; their evidence, gathered with the wide groups, is dropped.
+    """
+    naming = session.naming
+    if session.tightened or naming is None or not naming.contradicted or session.fresh_vectors is None:
+        return None
+    radius = twin_radius(session.fresh_vectors)
+    if radius >= session.book.radius:
+        return None
+    tighter = Session(book=TileBook(radius), frames=session.frames, games=session.games, clicks=session.clicks)
+    tighter.tightened = True
+    tighter.notes = [*session.notes, f"tiles of one value fell into one group at radius {session.book.radius:.3f}: "
+                     f"grouping again at {radius:.3f}"]  # fmt: skip
+    return tighter
+
+
 def calibrate_live(
     grab: Callable[[], np.ndarray],
     mouse: Mouse,
@@ -397,7 +427,8 @@ def calibrate_live(
     """Play up to ``max_games`` games, stopping once every REQUIRED label is named."""
     rng = random.Random(seed)
     session = Session()
-    for number in range(max_games):
+    number, budget = 0, max_games
+    while number < budget:
         if number or new_game is not None:  # every game starts fresh, the first one too when we know how
             if new_game is None:
                 break
@@ -406,9 +437,15 @@ def calibrate_live(
             mouse.forget_position()
             wait_settled(grab, baseline=last, change_timeout=2.0, timeout=5)
         play_one(session, grab, mouse, window, rng, sizes, rules)
-        session.naming = name_clusters(session.evidence)
+        naming = session.naming = name_clusters(session.evidence)
         if progress:
             progress(session)
-        if not missing_labels(set(session.naming.labels.values())):
+        number += 1
+        tighter = tighter_session(session) if new_game is not None else None  # it needs a new game to play
+        if tighter is not None:
+            session = tighter
+            budget = max(budget, number + 1)  # a game to gather evidence in the new groups, at least
+            continue
+        if not missing_labels(set(naming.labels.values())):
             break
     return session

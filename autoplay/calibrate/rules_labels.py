@@ -83,6 +83,9 @@ class Naming:
     conflicts: list[int]  # clusters seen in two roles (left unnamed)
     assignments: int  # value assignments that passed every rule
     exhaustive: bool  # False when there were too many to check them all
+    #: Whether some game's evidence contradicted itself (and was left out): a tile caught mid-redraw, or one
+    #: cluster holding tiles of two values (grouped with too wide a radius; ``calibrate_live`` then tightens it).
+    contradicted: bool = False
 
 
 def _bounds(game: GameEvidence, index: int, table: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
@@ -194,7 +197,8 @@ def name_clusters(evidence: Evidence, known: dict[int, int] | None = None) -> Na
     for cluster in conflicts:
         labels.pop(cluster, None)
     groups, domains = _domains(games, known)
-    if not all(domains):
+    contradicted = not all(domains)
+    if contradicted:
         # Some game's evidence contradicts itself (a cell taken for revealed that was not, a tile caught
         # mid-redraw): that game is left out, and the others still name what they decide.
         games = [g for g in games if all(_domains([g], known)[1])]
@@ -214,7 +218,8 @@ def name_clusters(evidence: Evidence, known: dict[int, int] | None = None) -> Na
                     possible[k].add(v)
     elif all(sizes):
         possible = [set(d) for d in domains]
-    # else: games that fit alone contradict each other: nothing of them is trusted, no number is named.
+    else:  # games that fit alone contradict each other: nothing of them is trusted, no number is named
+        contradicted = True
     open_values: dict[int, tuple[int, ...]] = {}
     for k, group in enumerate(groups):
         for cluster in group:
@@ -222,4 +227,6 @@ def name_clusters(evidence: Evidence, known: dict[int, int] | None = None) -> Na
                 labels[cluster] = str(next(iter(possible[k])))
             else:
                 open_values[cluster] = tuple(sorted(possible[k]))
-    return Naming(labels, open_values, sorted(conflicts), passed, exhaustive)
+    if exhaustive and not passed and groups:  # no assignment fits all the games together
+        contradicted = True
+    return Naming(labels, open_values, sorted(conflicts), passed, exhaustive, contradicted)

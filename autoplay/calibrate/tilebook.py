@@ -44,6 +44,36 @@ def fresh_radius(vectors: np.ndarray) -> float:
     return float(np.clip(SPREAD_FACTOR * np.percentile(spread, 90), MIN_RADIUS, CLUSTER_RADIUS))
 
 
+def twin_radius(vectors: np.ndarray) -> float:
+    """The tightest radius a fresh board allows: a few times how far its cells lie from their nearest twin.
+
+    A board drawn at a fractional pitch (a page at 125%: tiles snapped to 22 and 23 px, or drawn between pixels)
+    shows its covered tile in a few exact looks, one per sub-pixel phase, or shaded by a gradient; their spread
+    around the median (:func:`fresh_radius`) can then exceed the gap between two of the game's own faint digits.
+    Every cell still has an exact twin elsewhere (a cell of the same phase or row), and this radius, measured to
+    the twin, keeps each look and each digit apart.  Live calibration falls back to it when the wider radius
+    made a tile that no single value explains (see ``calibrate_live``).
+
+    >>> import numpy as np
+    >>> phases = np.repeat(np.array([[0.0] * 4, [0.03] * 4], np.float32), 240, axis=0)  # two looks of one tile
+    >>> round(fresh_radius(phases), 3), round(twin_radius(phases), 3)
+    (0.045, 0.01)
+    """
+    return float(np.clip(SPREAD_FACTOR * np.percentile(nearest_other(vectors), 90), MIN_RADIUS, CLUSTER_RADIUS))
+
+
+def nearest_other(vectors: np.ndarray) -> np.ndarray:
+    """Per vector, the RMS distance to the nearest other one (infinite for a lone vector).
+
+    >>> import numpy as np
+    >>> nearest_other(np.array([[0.0], [0.0], [0.5]], np.float32)).round(3).tolist()
+    [0.0, 0.0, 0.5]
+    """
+    d2 = squared_distances(vectors, vectors)
+    np.fill_diagonal(d2, np.inf)
+    return np.asarray(np.sqrt(d2.min(axis=1)))
+
+
 #: Pictures per label compared by :func:`separation_radius` (distinct ones; enough to find the nearest pair).
 SEPARATION_SAMPLE = 24
 

@@ -241,6 +241,8 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
     finally:
         mouse.close()
         window.close_connection()
+    for note in session.notes:
+        print(note, flush=True)
     shots = root / "templates" / f"{args.name}-live-shots"
     shots.mkdir(parents=True, exist_ok=True)
     for stem, frame in session.frames:
