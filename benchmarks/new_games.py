@@ -65,7 +65,8 @@ def play_session(env: dict[str, str], skin: str, games: int, mines: int, recordi
     """Run ``autoplay play`` for ``games`` games with ``skin``, recording into ``recording``."""
     play = [sys.executable, "-m", "autoplay", "play", "--skin", skin, "--games", str(games), "--json"]
     play += ["--mines", str(mines), "--record", str(recording)]
-    proc = run_command(play, env, timeout=60 * games + 120)
+    # 3 min a game: a busy shared machine (load 15 on 2 cores) once took 264 s over one 30x16 game of a page
+    proc = run_command(play, env, timeout=180 * games + 120)
     played = json.loads(proc.stdout)["per_game"] if proc.stdout.strip().startswith("{") else []
     stop = f"play exit {proc.returncode}: {last_line(proc.stderr)}" if proc.returncode != 0 else None
     return PlayedSession(played, proc.returncode, stop)
