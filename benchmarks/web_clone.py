@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/web_clone.py --port 0 --log FILE [--print-url]
        then open http://127.0.0.1:PORT/?look=SEED[&rows=16&cols=30&mines=99&first=zero|safe&deal=N&tile=PX&log=0]
+       [&shift=N:DY&scroll=N:DY&zoom=N:Z&movewait=MS]
 
 Why this exists: ``benchmarks/tk_clone.py`` tests autoplay on looks nobody tuned for, but only as a Tk window.  Real
 clones are mostly web pages, and browsers bring what Tk does not: page zoom and device scale factors, fonts painted
@@ -23,6 +24,14 @@ event at a time, waiting for each answer, so arrival order is the page's order; 
     {"event": "layout", "game": N, "rows": R, "cols": C, "mines": [flat indices r*cols+c, sorted], "seq": K}
     {"event": "end", "game": N, "result": "won"|"lost", "mines": [...], "opened": [...], "flags": [...],
      "exploded": INDEX|null, "seq": K}
+
+With the page's own moves asked for (``shift``: a banner above the game grows by DY CSS px; ``scroll``: the page,
+made taller than the window, scrolls itself by DY; ``zoom``: the game's CSS zoom becomes Z; each once N clicks were
+logged and then no input came for ``movewait`` ms, default 250; N = 0: as the page opens), two more events come:
+
+    {"event": "moved", "game": N, "kind": "shift"|"scroll"|"zoom", "value": V, "clicks": K, "scrollY": Y,
+     "board": [left, top, width, height] (CSS px in the window, after the move), "viewport": [w, h], "seq": K}
+    {"event": "stray", "game": N, "x": X, "y": Y, "button": ..., "seq": K}   (a press on no cell, not the button)
 
 These are the fields of the Tk clone's log, so ``benchmarks/unseen_looks.py``'s reader understands both.  "layout"
 comes once per game, right after the click that dealt the mines; "end" is posted before the page draws the end.

@@ -28,6 +28,7 @@ COMMANDS = [
     "autoplay.cli.decode",
     "autoplay.cli.calibrate",
     "autoplay.cli.play",
+    "autoplay.cli.watch",
     "autoplay.cli.launch",
     "autoplay.cli.demo",
 ]

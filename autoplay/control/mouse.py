@@ -19,7 +19,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -183,13 +183,17 @@ class Mouse:
         if position != self._last:
             raise UserTookOver(f"the mouse moved to {position} (user took over); stopping")
 
-    def click_batch(self, targets: Sequence[Target], board: Rect) -> None:
+    def click_batch(self, targets: Sequence[Target], board: Rect, still: Callable[[], bool] | None = None) -> int:
         """Click every target, all inside ``board``, after the guard's check: the one click function.
 
         Nothing is clicked unless every target lies inside ``board``, the fail-safe
         and the pointer say the user has not taken over, and the window guard finds
         the window in place, shown and uncovered; the guard holds that answer while
         each press is made (on X11 by grabbing the server around the check and the press).
+        ``still`` is asked before every press but the first (which the caller has just checked): a board
+        the window system cannot see move (a web page scrolled by its own script) is asked whether it is
+        still where the targets were computed; once it says no, the rest of the batch is not clicked.
+        Returns how many targets were clicked.
         """
         self.stats.attempted += len(targets)
         outside = [(x, y) for x, y, _ in targets if not inside(board, x, y)]
@@ -198,15 +202,18 @@ class Mouse:
             x, y = outside[0]
             raise ClickRefused(f"refused to click ({x:.0f}, {y:.0f}): outside the board {board}")
         if not targets:
-            return
+            return 0
         self.backend.failsafe_check()
-        for x, y, button in targets:  # _arrive checks the pointer before each move
+        for done, (x, y, button) in enumerate(targets):  # _arrive checks the pointer before each move
             bx, by = self._to_backend(x, y)
             self._arrive(bx, by)
+            if done and still is not None and not still():  # asked before the guard grabs the server
+                return done
             with self.guard.holding(board):
                 self._check_user(wait=False)
                 self.backend.click(bx, by, button)
                 self.stats.clicked += 1
+        return len(targets)
 
     def _arrive(self, bx: int, by: int) -> None:
         """Move to the next target and wait until the server reports the pointer there.

@@ -56,6 +56,10 @@ Decoded = TypeVar("Decoded", bound=Any)
 SAME = 3.0
 #: Share of the first frame's cells that must read as covered for it to count as a fresh board.
 READABLE_SHARE = 0.5
+#: A grid located this close (pixels) to the fresh board's is the board in the same place, a line found a pixel off.
+SAME_PLACE = 1.5
+#: Cell sizes within this share of each other are one size: a board that moved, not one zoomed.
+SAME_PITCH = 0.02
 
 
 def _patch(frame: np.ndarray, grid: Grid, cell: Cell) -> np.ndarray:
@@ -101,11 +105,59 @@ def fresh_patches(frame: np.ndarray, grid: Grid) -> tuple[Grid, np.ndarray]:
     return grid, cell_patches(frame, grid)
 
 
+def follow_board(
+    fresh: tuple[Grid, np.ndarray], grid: Grid, frame: np.ndarray, board: Board
+) -> tuple[Grid, np.ndarray] | None:
+    """The fresh board's record (:func:`fresh_patches`) moved to where ``grid`` finds the board in ``frame`` now.
+
+    A page moves its board in the window (a banner loading above it, a scroll): the cells' fresh pictures are
+    the same pictures, only elsewhere, so the record follows the board.  A grid within ``SAME_PLACE`` pixels of
+    the fresh one is the same place (a lattice line re-located a pixel off), and the record is kept as it is.  The
+    move is measured on the located edges, which may each be a pixel off, so the whole-pixel shifts next to it are
+    tried too and the one whose covered cells look most like their fresh pictures is taken.  None when the board
+    is drawn at another size now (the page was zoomed) or has another shape: no fresh picture can be compared then.
+
+    >>> grid = Grid(np.arange(0.0, 50.0, 10.0), np.arange(0.0, 50.0, 10.0))
+    >>> first = np.zeros((80, 80, 3), np.uint8); first[10:20, 20:30] = 200
+    >>> fresh = fresh_patches(first, grid)
+    >>> moved = np.zeros_like(first); moved[27:67, 3:43] = first[0:40, 0:40]  # the page moved it by (+3, +27)
+    >>> there = Grid(grid.xs + 3, grid.ys + 28)  # located a pixel off
+    >>> board = Board.from_text("....\\n....\\n....\\n....")
+    >>> followed = follow_board(fresh, there, moved, board)
+    >>> followed[0].rect, changed_since_fresh(moved, followed, board)
+    ((3, 27, 43, 67), [])
+    >>> follow_board(fresh, Grid(grid.xs * 1.25, grid.ys * 1.25), moved, board) is None  # zoomed
+    True
+    """
+    old, patches = fresh
+    if (old.rows, old.cols) != (grid.rows, grid.cols):
+        return None
+    if any(abs(now - was) > SAME_PITCH * was for now, was in zip(grid.pitch, old.pitch)):
+        return None
+    dx, dy = float(np.median(grid.xs - old.xs)), float(np.median(grid.ys - old.ys))
+    if abs(dx) <= SAME_PLACE and abs(dy) <= SAME_PLACE:
+        return fresh
+    covered = np.array([c == HIDDEN for c in board.cells]).reshape(board.rows, board.cols)
+    best: tuple[float, Grid] | None = None
+    for ddx in (-1, 0, 1):
+        for ddy in (-1, 0, 1):
+            there = old.shifted(round(dx) + ddx, round(dy) + ddy)
+            x0, y0, x1, y1 = there.rect
+            if x0 < 0 or y0 < 0 or x1 > frame.shape[1] or y1 > frame.shape[0]:
+                continue
+            now = cell_patches(frame, there)
+            diff = np.abs(now.astype(np.int16) - patches).mean(axis=(2, 3, 4))
+            score = float(diff[covered].mean()) if covered.any() else float(diff.mean())
+            if best is None or score < best[0]:
+                best = (score, there)
+    return None if best is None else (best[1], patches)
+
+
 def changed_since_fresh(frame: np.ndarray, fresh: tuple[Grid, np.ndarray], board: Board) -> list[Cell]:
     """The cells ``board`` reads as covered whose picture in ``frame`` is not their fresh one: opened since.
 
-    Sampled on the fresh board's grid (a game's board does not move in its window; a grid re-located a pixel
-    off would make every cell look changed).
+    Sampled on the fresh board's grid (a grid re-located a pixel off would make every cell look changed); a board
+    the page moved is followed by :func:`follow_board` first.
 
     >>> grid = Grid(np.arange(0.0, 50.0, 10.0), np.arange(0.0, 50.0, 10.0))
     >>> first = np.full((40, 40, 3), 200, np.uint8)

@@ -17,11 +17,12 @@ from autoplay.control.guard import WindowGuard
 from autoplay.control.mouse import Mouse, Rect
 from autoplay.control.window import GameWindow, Window, find_window, list_windows
 from autoplay.control.window_query import AmbiguousWindowError, WindowQuery
-from autoplay.errors import ControlError, UnreadableBoardError
-from autoplay.play.player import FINISHED, Decoder, Player, board_rect_on_screen, shown_state
+from autoplay.errors import ControlError
+from autoplay.play.player import FINISHED, Player, board_rect_on_screen, shown_state
 from autoplay.play.portable import GameArea, PortableScreen, connect_portable
+from autoplay.play.reading import require_known_size as require_known_size  # shared with watch, which cannot click
+from autoplay.play.reading import vision_decoder as vision_decoder
 from autoplay.vision.button import NewGame, find_button
-from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.grid import Grid
 from autoplay.vision.skin import Skin
 
@@ -42,6 +43,12 @@ class LiveScreen:
 
     def grab(self) -> np.ndarray:
         return grab(self.window.rect, self.display)
+
+    def grab_area(self, area: Rect) -> np.ndarray:
+        """Part of the window, ``area`` in window pixels: the strips around the board checked before each press."""
+        x, y, width, height = area
+        left, top = self.window.rect[:2]
+        return grab((left + x, top + y, width, height), self.display)
 
     def window_rect(self) -> Rect:
         return self.window.rect
@@ -115,43 +122,6 @@ def window_showing_board(display: str | None, skin: Skin, missing: ControlError)
     if not around:
         raise ControlError(f"{missing}; a {skin.name} board is on the screen at {grid.rect}, but in no such window")
     return around[-1]  # stacking order: the last one is on top
-
-
-def vision_decoder(skin: Skin, mines: int | None) -> Decoder:
-    """``decode_frame`` for this skin with the mine count the user or the launcher gave.
-
-    Without the count a win cannot be recognised (the cover count is compared
-    with it); given, it also spares reading the game's mine counter at every
-    frame.  Without it the skin's counter or its fixed sizes supply it.
-    """
-    from autoplay.vision import decode_frame
-
-    def decode(frame: np.ndarray, grid: Grid | None) -> DecodedFrame:
-        decoded = decode_frame(frame, skin, grid, mines)
-        if grid is None:
-            require_known_size(decoded, skin)
-        return decoded
-
-    return decode
-
-
-def require_known_size(decoded: DecodedFrame, skin: Skin) -> None:
-    """Refuse a board located at a size the skin does not know whose mine count nothing gave.
-
-    A board located as part of itself (a corner of a page's board whose edge tiles merged with the browser's
-    frame) reads as a smaller game with numbers that count mines the solver cannot see: every "certain" move
-    there is a guess.  Its mine count gives it away where the skin knows its boards: the skin's sizes have one,
-    and its counter reads one on a whole board.  A board of a size the skin knows, or with a count, is played.
-    """
-    board = decoded.board
-    sizes = skin.mines_by_size
-    if board.mines is None and sizes and (board.rows, board.cols) not in sizes:
-        known = ", ".join(f"{rows}x{cols}" for rows, cols in sorted(sizes))
-        raise UnreadableBoardError(
-            f"the board was located as {board.rows}x{board.cols} cells with no mine count, but {skin.name}'s boards "
-            f"are {known}: part of the board is missing from the picture (scroll or zoom out so that the whole "
-            "board shows, or pass --mines if this really is another size)"
-        )
 
 
 def find_face(frame: np.ndarray, grid: Grid) -> Rect | None:

@@ -39,9 +39,11 @@ from autoplay.control.guard import BoardCovered
 from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.outputs import run_folder
+from autoplay.play.board_place import AreaScreen, BoardLost, in_place, still_in_place
 from autoplay.play.final_board import mines_accounted, with_own_flags, won_unread_as_mines
 from autoplay.play.fresh_looks import (
     changed_since_fresh,
+    follow_board,
     fresh_looks,
     fresh_patches,
     is_fresh_board,
@@ -352,6 +354,8 @@ class Player:
         self.in_progress: GameResult | None = None  # the game being played, for a truthful report if it stops
         self.dialogs_closed = 0  # since the last game ended
         self.relocated_for: frozenset[tuple[int, int]] = frozenset()  # unread cells a fresh location was tried for
+        self.board_moved = False  # the page around the board changed: the next read locates the board afresh
+        self.last_read: np.ndarray | None = None  # the frame read last, to see the board move from frame to frame
         #: How long the board must stay unchanged to count as drawn: the settings' interval at first, doubled each
         #: time a board taken as drawn turns out to be still changing (see ``still_drawing``).
         self.quiet = self.settings.settle_interval
@@ -398,18 +402,27 @@ class Player:
         unread_cells = frozenset(tuple(cell) for cell in getattr(decoded, "unreadable", []))
         unread = len(unread_cells)
         many = self.grid is not None and unread > RELOCATE_SHARE * self.grid.rows * self.grid.cols
+        # A board the page moved (here: the page around it changed since the last frame read; or see
+        # ``click_moves``) is located afresh whatever the old grid reads: a move by a whole number of cells could
+        # read as a board, one that is not where the clicks would go.
+        moved, self.board_moved = self.board_moved, False
+        if self.grid is not None and self.last_read is not None and not in_place(self.last_read, frame, self.grid):
+            moved = True
+        self.last_read = frame
         # A few new unread cells are worth one fresh look too: a lattice line located a pixel off leaves one
         # column unread all game (a Tk game at 17 px: its last column but one), which no share of the board notices.
-        if self.grid is not None and unread and (many or unread_cells != self.relocated_for):
+        if self.grid is not None and (moved or (unread and (many or unread_cells != self.relocated_for))):
             self.relocated_for = unread_cells
-            from autoplay.errors import UnreadableBoardError
-
             try:
                 fresh = self.decode(frame, None)
-            except UnreadableBoardError:
+            except UnreadableBoardError as exc:
+                if moved and many:  # not where it was, and found nowhere else (scrolled partly out of view?)
+                    self.board_moved = True  # still to be found: the next frame is located afresh too
+                    raise BoardLost(f"the page moved the board and it cannot be located again: {exc}") from None
                 fresh = None
             same_size = fresh is not None and (size is None or (fresh.board.rows, fresh.board.cols) == size)
-            if fresh is not None and same_size and len(getattr(fresh, "unreadable", [])) < unread:
+            fewer = fresh is not None and len(getattr(fresh, "unreadable", [])) <= unread - (0 if moved else 1)
+            if fresh is not None and same_size and fewer:
                 decoded = fresh
         if getattr(decoded, "grid", None) is not None:
             self.grid = decoded.grid
@@ -485,7 +498,12 @@ class Player:
         ``frame`` was read means the decision is stale (then nothing is
         clicked and the caller reads again); the window guard, asked by the
         click function itself, covers what pixels cannot tell (a window that
-        appears in front, a move, a close).
+        appears in front, a move, a close).  A page that moves its board inside
+        the window (:mod:`autoplay.play.board_place`) is seen by the pixels
+        around the board, before the first press and before each one after it:
+        the batch then stops, and the board is located afresh on the next read.
+        Returns how many of ``moves`` were clicked, in order (fewer than all
+        when the board moved during the batch).
         """
         grid = self.grid
         if self.settings.dry_run or not moves or grid is None:
@@ -493,22 +511,38 @@ class Player:
         window = self.screen.window_rect()
         board = board_rect_on_screen(grid, window)
         x0, y0, x1, y1 = grid.rect
-        if not np.array_equal(self.screen.grab()[y0:y1, x0:x1], frame[y0:y1, x0:x1]):
+        now = self.screen.grab()
+        if not np.array_equal(now[y0:y1, x0:x1], frame[y0:y1, x0:x1]):
             self.check_window()  # a window in front or a move gets its own message
-            self.still_drawing()
+            if in_place(frame, now, grid):
+                self.still_drawing()  # only cells changed: a late redraw
+            else:
+                self.board_moved = True  # the page around the board changed: it moved (a scroll, a zoom)
             return None
         targets: list[Target] = []
         for move in moves:
             cx, cy = grid.cell_center(move.row, move.col)
             targets.append((window[0] + cx, window[1] + cy, "left" if move.action == "reveal" else "right"))
+
+        screen = self.screen
+
+        def still() -> bool:
+            """Before each further press: the board is where the targets were computed (a page moves by itself)."""
+            if isinstance(screen, AreaScreen):
+                here = still_in_place(frame, grid, screen.grab_area)
+            else:
+                here = in_place(frame, screen.grab(), grid)
+            self.board_moved = self.board_moved or not here
+            return not self.board_moved
+
         try:
-            self.mouse.click_batch(targets, board)
+            clicked = self.mouse.click_batch(targets, board, still)
         except BoardCovered as covered:
             if not self.close_own_dialog(covered):
                 raise
             return None  # read the board again: some of the batch may have been clicked before the dialog came
         self.mouse.park(window, board)
-        return len(moves)
+        return clicked
 
     # -- one game -------------------------------------------------------------
     def play_game(self, number: int = 1) -> GameResult:
@@ -544,6 +578,11 @@ class Player:
         return UnreadableBoardError(
             f"cannot read the board: {len(cells)} unreadable cells {shown}".rstrip(), debug_image=debug
         )
+
+    def board_lost_error(self, frame: np.ndarray, lost: BoardLost) -> BoardLost:
+        """The error for a board the page moved out of reach, with the frame that showed it kept to look at."""
+        debug = self.keep_frame(frame, None, [], "moved")
+        return BoardLost(f"{lost} (debug image: {debug})" if debug else str(lost))
 
     def resized_error(self, frame: np.ndarray, decoded: DecodedFrame, was: tuple[int, int]) -> UnreadableBoardError:
         """The error for a board located at another size than before in the game, with the frame kept to look at."""
@@ -663,7 +702,11 @@ class _GameInProgress:
             raise ControlError(f"game {self.result.game} did not end after {self.result.decisions} decisions")
         frame = self.frame
         t0 = time.perf_counter()
-        decoded = self.player.read(frame, self.size)
+        try:
+            decoded = self.player.read(frame, self.size)
+        except BoardLost as exc:  # a page mid-scroll or mid-zoom: a few more looks, then stop (exit 4)
+            lost = exc
+            return self.reread(lambda: self.player.board_lost_error(frame, lost))
         t_decode = time.perf_counter() - t0
         size = (decoded.board.rows, decoded.board.cols)
         if self.size is None:
@@ -788,6 +831,8 @@ class _GameInProgress:
             self.fresh = fresh_patches(frame, grid) if self.began_fresh else None
         self.covered_by_look = unchanged(frame, grid, self.looks or {}, unread) if unread else []
         decoded = with_covered(decoded, self.covered_by_look, self.settings.rules)
+        if self.fresh is not None:  # the page may have moved the board: the fresh pictures move with it
+            self.fresh = follow_board(self.fresh, grid, frame, decoded.board)
         if self.fresh is not None:  # read as covered, but no longer the fresh picture: opened, look unknown
             decoded = with_unreadable(decoded, changed_since_fresh(frame, self.fresh, decoded.board))
         return decoded
@@ -957,6 +1002,7 @@ class _GameInProgress:
         self.result.clicks += reclicked  # a game's clicks are the presses it made, re-clicks included
         self.retries_left -= 1
         self.result.retries += 1
+        missing = missing[:reclicked]  # fewer when the board moved mid-batch
         self.expected, self.waited_late, self.asked_game, self.answered_since_batch = missing, False, False, False
         self.capture(before, patience=2.0)
 
@@ -987,6 +1033,11 @@ class _GameInProgress:
         clicks = self.player.click_moves(moves, self.frame)
         if clicks is None:
             return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
+        if not self.settings.dry_run and clicks < len(moves):  # the board moved mid-batch: the rest was not clicked
+            unclicked = {(m.row, m.col) for m in moves[clicks:] if m.action == "reveal"}
+            moves = moves[:clicks]
+            self.last_reveals -= unclicked
+            self.clicked -= unclicked
         self.rereads_left = self.settings.reread_limit
         self.retries_left = self.settings.click_retries
         timing = {

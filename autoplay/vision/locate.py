@@ -236,13 +236,42 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     grid = _drawn_edges(image, raw, None if skin is None else skin.subpixel)
     side = _outside_side(raw, image.shape) or _cut_side(located_on, grid)
     if side:
-        raise UnreadableBoardError(
-            f"the board runs off the {side} edge of the image: part of it is out of view (scroll the page, zoom out "
-            "or enlarge the window so that the whole board shows; for a screenshot, capture the whole window)"
-        )
+        raise _cut_board(side)
     if skin is not None:
         grid = refine_grid(image, extend_to_tiles(image, grid, skin), skin)
+        side = _flush_side(grid, image.shape)
+        if side and skin.mines_by_size and (grid.rows, grid.cols) not in skin.mines_by_size:
+            raise _cut_board(side)
     return grid
+
+
+def _cut_board(side: str) -> UnreadableBoardError:
+    """The one message for a board that part of lies outside the picture (a page scrolled, a window too small)."""
+    return UnreadableBoardError(
+        f"the board runs off the {side} edge of the image: part of it is out of view (scroll the page, zoom out "
+        "or enlarge the window so that the whole board shows; for a screenshot, capture the whole window)"
+    )
+
+
+def _flush_side(grid: Grid, shape: tuple[int, ...]) -> str | None:
+    """The image edge the grid ends at, within a quarter of a cell, if any.
+
+    A board cut exactly between two rows (a page scrolled by a whole number of cells) leaves no partial cell and no
+    strip for :func:`_cut_side` to look at: its last visible row simply ends at the image's edge.  A board drawn
+    flush with its window's edge ends there too, so this alone proves nothing; :func:`locate_grid` calls it a cut
+    only when the skin also knows the board's sizes and this is none of them.
+    """
+    height, width = shape[:2]
+    px, py = grid.pitch
+    for name, gap, pitch in (
+        ("top", grid.ys[0], py),
+        ("bottom", height - grid.ys[-1], py),
+        ("left", grid.xs[0], px),
+        ("right", width - grid.xs[-1], px),
+    ):
+        if gap <= max(2.0, pitch / 4):
+            return name
+    return None
 
 
 def _near_known_size(lines: tuple[np.ndarray, np.ndarray, np.ndarray], skin: Skin | None) -> bool:

@@ -26,7 +26,28 @@ function readParams() {
     deal: int("deal", null),
     tile: tile === null ? null : Math.max(8, Math.min(96, tile)),
     log: q.get("log") !== "0",
+    shift: readMove(q.get("shift")),
+    scroll: readMove(q.get("scroll")),
+    zoom: readMove(q.get("zoom")),
+    moveWait: Math.max(0, Math.min(10000, int("movewait", 250))),
   };
+}
+
+/**
+ * A mid-game move of the page, "N:V": after the page has logged N clicks (in the whole session), do V.  Null when
+ * absent or malformed, so a bad value leaves the page as it was rather than half-moving it.
+ */
+function readMove(text) {
+  const m = text === null ? null : /^(\d+):(-?\d+(?:\.\d+)?)$/.exec(text);
+  return m ? { after: Number(m[1]), value: Number(m[2]) } : null;
+}
+
+/** The page's own CSS zoom (the "zoom" move), which renderers multiply into the device pixel ratio. */
+let pageZoom = 1;
+
+/** Device pixels per CSS px of the board: the browser's ratio times the page's own zoom, so sprites stay crisp. */
+function pixelRatio() {
+  return (window.devicePixelRatio || 1) * pageZoom;
 }
 
 // ------------------------------------------------------------------ random numbers
@@ -639,7 +660,7 @@ class DomRenderer {
   buildSheet() {
     const L = this.L;
     const t = L.tile;
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = pixelRatio();
     const px = Math.max(1, Math.round(t * dpr));
     const url = (paint) => `url(${sprite(px, (ctx, x, y, w, h) => paint(ctx, L, x, y, w, h)).toDataURL()})`;
     const fill = hex(L.coveredFill);
@@ -705,7 +726,7 @@ ${digits}`;
 
   /** Page zoom changed the device pixel ratio: redraw the sprites so glyphs stay crisp. */
   rescale() {
-    if ((window.devicePixelRatio || 1) !== this.dpr) this.buildSheet();
+    if (pixelRatio() !== this.dpr) this.buildSheet();
   }
 
   /** CSS transitions animate the fades by themselves. */
@@ -735,7 +756,7 @@ class CanvasRenderer {
 
   /** Size the backing store for the current device pixel ratio (page zoom, scale factor) and repaint it all. */
   rescale(force) {
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = pixelRatio();
     if (!force && dpr === this.dpr) return;
     this.dpr = dpr;
     const L = this.L;
@@ -927,6 +948,87 @@ class EventLog {
   }
 }
 
+// ------------------------------------------------------------------ the page moves by itself
+
+/**
+ * Layout shifts, scrolls and zooms in the middle of a session, as real pages do them (a banner that loads late
+ * above the game, a page that scrolls to an element, a zoom control), driven by the page itself so a test needs no
+ * input of its own: ?shift=N:DY grows a banner above the game by DY CSS px, ?scroll=N:DY scrolls the page by DY
+ * (the page is then made taller than the window so that it can), ?zoom=N:Z sets the game's CSS zoom to Z.  Each
+ * happens once the page has logged N clicks and then had no input for ?movewait ms (default 250: the player is
+ * thinking, not in the middle of a batch of clicks); N = 0 moves the page as it opens.  Every move is logged as
+ * "moved", with where the board is afterwards, and clicks outside the board's cells are logged as "stray".
+ */
+class PageMover {
+  constructor(params, game) {
+    this.game = game;
+    this.wait = params.moveWait;
+    this.pending = ["shift", "scroll", "zoom"].filter((kind) => params[kind]).map((kind) => ({ kind, ...params[kind] }));
+    this.active = this.pending.length > 0;
+    this.timer = null;
+    if (!this.active) return;
+    if (params.shift) {
+      this.banner = document.createElement("div");
+      this.banner.id = "banner";
+      this.banner.style.cssText = `height: 0; background: ${hex(mix(game.L.pageBg, inkOn(game.L.pageBg), 0.35))};`;
+      const app = document.getElementById("app");
+      app.insertBefore(this.banner, app.firstChild);
+    }
+    if (params.scroll) {
+      // Room below the game to scroll into, whatever the window's size.
+      const room = document.createElement("div");
+      room.style.height = Math.max(2000, 3 * window.innerHeight) + "px";
+      document.body.appendChild(room);
+    }
+  }
+
+  /** Moves due before any click: made as the page opens, once it is laid out. */
+  start() {
+    if (this.active) this.due(0).forEach((m) => this.apply(m));
+  }
+
+  /** A click was logged: restart the quiet wait, after which the moves now due are made. */
+  clicked(count) {
+    if (!this.active || !this.pending.some((m) => m.after <= count)) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.due(count).forEach((m) => this.apply(m)), this.wait);
+  }
+
+  /** Take the moves due after ``count`` clicks off the list. */
+  due(count) {
+    const now = this.pending.filter((m) => m.after <= count);
+    this.pending = this.pending.filter((m) => m.after > count);
+    return now;
+  }
+
+  apply(m) {
+    const game = this.game;
+    if (m.kind === "shift") {
+      this.banner.style.height = Math.max(0, this.banner.offsetHeight + m.value) + "px";
+    } else if (m.kind === "scroll") {
+      window.scrollBy(0, m.value);
+    } else {
+      pageZoom = Math.max(0.25, Math.min(5, m.value));
+      document.getElementById("app").style.zoom = String(pageZoom);
+      game.r.rescale();
+      if (game.mood) game.setFace(game.mood);
+    }
+    const box = game.boardEl.getBoundingClientRect();
+    game.log.post({
+      event: "moved", game: game.gameNo, kind: m.kind, value: m.value, clicks: game.clicks, scrollY: window.scrollY,
+      board: [box.left, box.top, box.width, box.height].map((v) => Math.round(v * 100) / 100),
+      viewport: [window.innerWidth, window.innerHeight],
+    });
+  }
+
+  /** A press that is on no cell of the board (grid lines, the page around it): logged, so a test can count them. */
+  stray(e) {
+    if (!this.active) return;
+    const button = ["left", "middle", "right"][e.button] || String(e.button);
+    this.game.log.post({ event: "stray", game: this.game.gameNo, x: e.clientX, y: e.clientY, button });
+  }
+}
+
 // ------------------------------------------------------------------ the game: input, animation, header
 
 /** Wires rules, renderer, header and log together; what the player sees lags the rules during a cascade. */
@@ -945,6 +1047,8 @@ class Game {
     const R = L.renderer === "canvas" ? CanvasRenderer : DomRenderer;
     this.boardEl.classList.add(L.renderer);
     this.r = new R(L, params.rows, params.cols, this.boardEl);
+    this.clicks = 0; // cells clicked in the whole session, for the page's own moves
+    this.mover = new PageMover(params, this);
     this.bindInput();
     this.newGame();
   }
@@ -1067,7 +1171,7 @@ class Game {
   setFace(mood) {
     if (!this.faceCanvas) return;
     this.mood = mood;
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = pixelRatio();
     const size = this.L.faceSize;
     const px = Math.round(size * dpr);
     this.faceCanvas.width = this.faceCanvas.height = px;
@@ -1080,6 +1184,8 @@ class Game {
     const row = Math.floor(i / this.b.cols);
     const col = i % this.b.cols;
     this.log.post({ event: "click", game: this.gameNo, row, col, button, t: Date.now() / 1000 });
+    this.clicks += 1;
+    this.mover.clicked(this.clicks);
   }
 
   /** Open cells (a left click, or a chord's targets), then reveal them as the look animates them. */
@@ -1185,9 +1291,13 @@ class Game {
     const board = this.boardEl;
     board.addEventListener("contextmenu", (e) => e.preventDefault());
     document.addEventListener("contextmenu", (e) => e.preventDefault());
+    document.addEventListener("mousedown", (e) => {
+      if (!board.contains(e.target) && !this.buttonEl.contains(e.target)) this.mover.stray(e);
+    });
     board.addEventListener("mousedown", (e) => {
       e.preventDefault(); // no text selection, no focus change, no middle-click autoscroll
       const i = this.r.cellAt(e);
+      if (i < 0) this.mover.stray(e);
       if (e.button === 0) {
         this.leftDown = true;
         this.press(i);
@@ -1265,6 +1375,7 @@ function start() {
   if (params.tile !== null) L.tile = params.tile;
   const game = new Game(params, L);
   document.getElementById("app").hidden = false;
+  game.mover.start();
   window.webMines = {
     look: L.seed,
     params,

@@ -784,6 +784,15 @@ def test_an_opened_tile_read_as_covered_is_told_by_its_fresh_picture_and_never_c
     player, backend = make_player(table)
     grab = table.grab
     disguised: dict[tuple[int, int], int] = {}  # cell -> clicks made when it first showed opened
+    batch = player.mouse.click_batch
+    in_batch: list[bool] = []
+
+    def click_batch(*args, **kwargs):  # grabs between the presses of a batch only ask whether the board moved
+        in_batch.append(True)
+        try:
+            return batch(*args, **kwargs)
+        finally:
+            in_batch.pop()
 
     def grab_light_zeros():
         frame = grab()
@@ -793,10 +802,12 @@ def test_an_opened_tile_read_as_covered_is_told_by_its_fresh_picture_and_never_c
                 frame[y0:y1, x0:x1] = CODES.index(".") * SHADE + 60
                 cx, cy = table.grid.cell_center(0, col)
                 frame[int(cy), int(cx)] = CODES.index(".") * SHADE  # what the fake templates read: covered
-                disguised.setdefault((0, col), len(backend.clicks))
+                if not in_batch:
+                    disguised.setdefault((0, col), len(backend.clicks))
         return frame
 
     table.grab = grab_light_zeros
+    player.mouse.click_batch = click_batch
     result = player.play_game(1)
     assert result.result in ("won", "lost")
     later = [

@@ -1,0 +1,60 @@
+"""Reading a window frame with a skin: the decoder ``play`` and ``watch`` share.
+
+Kept apart from :mod:`autoplay.play.live` (which binds the mouse) so that a
+command that must never send input, ``autoplay watch``, reads the board with
+exactly the same function without importing anything that can click.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from autoplay.errors import UnreadableBoardError
+from autoplay.vision.decode import DecodedFrame
+from autoplay.vision.grid import Grid
+from autoplay.vision.skin import Skin
+
+
+class FrameDecoder(Protocol):
+    """Reads a window frame into a board, on the grid located before when one is given (else locates it)."""
+
+    def __call__(self, frame: np.ndarray, grid: Grid | None) -> DecodedFrame: ...
+
+
+def vision_decoder(skin: Skin, mines: int | None) -> FrameDecoder:
+    """``decode_frame`` for this skin with the mine count the user or the launcher gave.
+
+    Without the count a win cannot be recognised (the cover count is compared
+    with it); given, it also spares reading the game's mine counter at every
+    frame.  Without it the skin's counter or its fixed sizes supply it.
+    """
+    from autoplay.vision import decode_frame
+
+    def decode(frame: np.ndarray, grid: Grid | None) -> DecodedFrame:
+        decoded = decode_frame(frame, skin, grid, mines)
+        if grid is None:
+            require_known_size(decoded, skin)
+        return decoded
+
+    return decode
+
+
+def require_known_size(decoded: DecodedFrame, skin: Skin) -> None:
+    """Refuse a board located at a size the skin does not know whose mine count nothing gave.
+
+    A board located as part of itself (a corner of a page's board whose edge tiles merged with the browser's
+    frame) reads as a smaller game with numbers that count mines the solver cannot see: every "certain" move
+    there is a guess.  Its mine count gives it away where the skin knows its boards: the skin's sizes have one,
+    and its counter reads one on a whole board.  A board of a size the skin knows, or with a count, is played.
+    """
+    board = decoded.board
+    sizes = skin.mines_by_size
+    if board.mines is None and sizes and (board.rows, board.cols) not in sizes:
+        known = ", ".join(f"{rows}x{cols}" for rows, cols in sorted(sizes))
+        raise UnreadableBoardError(
+            f"the board was located as {board.rows}x{board.cols} cells with no mine count, but {skin.name}'s boards "
+            f"are {known}: part of the board is missing from the picture (scroll or zoom out so that the whole "
+            "board shows, or pass --mines if this really is another size)"
+        )

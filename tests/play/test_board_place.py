@@ -1,0 +1,132 @@
+"""A page that moves its board inside the window mid-batch: the rest of the batch is not clicked at old places.
+
+The fake table's picture is shifted down after the first press of a batch, as a banner loading above a web game
+shifts it; the window does not move, so only the pixels around the board can tell.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pytest
+
+from autoplay.control.mouse import Mouse
+from autoplay.errors import UnreadableBoardError
+from autoplay.play.board_place import BoardLost, bands, in_place
+from autoplay.play.player import Player, PlayerSettings
+from autoplay.solver import Move, choose_move
+from tests.play.fakes import CODES, SHADE, FakeBackend, FakeGuard, FakeTable
+
+SHIFT = 7  # pixels the page pushes the board down
+
+
+class MovingPage:
+    """The fake table's window, whose content the page shifts down once ``after`` presses were made."""
+
+    def __init__(self, table: FakeTable, backend: FakeBackend, after: int) -> None:
+        self.table, self.backend, self.after = table, backend, after
+        self.grabs = 0
+
+    def grab(self) -> np.ndarray:
+        self.grabs += 1
+        frame = self.table.grab()
+        return shifted(frame) if len(self.backend.clicks) >= self.after else frame
+
+    def window_rect(self) -> tuple[int, int, int, int]:
+        return self.table.window_rect()
+
+    def check(self, board: tuple[int, int, int, int] | None = None) -> None:
+        self.table.check(board)
+
+    def focus(self) -> None:
+        self.table.focus()
+
+
+class MovingPageWithAreas(MovingPage):
+    """The same page on a screen that grabs parts of its window (as the X11 screen does)."""
+
+    def grab_area(self, area: tuple[int, int, int, int]) -> np.ndarray:
+        x, y, width, height = area
+        return self.grab()[y : y + height, x : x + width]
+
+
+@pytest.mark.parametrize("screen_type", [MovingPage, MovingPageWithAreas])
+def test_a_board_moved_after_the_first_press_stops_the_batch(screen_type):
+    table = FakeTable(9, 9, 10, seed=1)
+    backend = FakeBackend(table)
+    screen = screen_type(table, backend, after=1)
+    solve = partial(choose_move, mines=table.mines, rules=table.rules, time_limit=0.5)
+    player = Player(screen, Mouse(backend, guard=FakeGuard(table)), table.decode, solve, PlayerSettings())
+    frame = table.grab()
+    player.read(frame)
+    moves = [Move("flag", 0, 0, 1.0), Move("flag", 8, 8, 1.0), Move("flag", 4, 4, 1.0)]
+    assert player.click_moves(moves, frame) == 1
+    assert len(backend.clicks) == 1 and player.board_moved
+    assert table.cell_at(*backend.clicks[0][:2]) == (0, 0)
+
+
+def test_a_board_that_did_not_move_is_clicked_whole_though_its_cells_change():
+    table = FakeTable(9, 9, 10, seed=1)
+    backend = FakeBackend(table)
+    screen = MovingPage(table, backend, after=10**6)
+    solve = partial(choose_move, mines=table.mines, rules=table.rules, time_limit=0.5)
+    player = Player(screen, Mouse(backend, guard=FakeGuard(table)), table.decode, solve, PlayerSettings())
+    frame = table.grab()
+    player.read(frame)
+    moves = [Move("reveal", 4, 4, 0.0), Move("flag", 0, 0, 1.0), Move("flag", 8, 8, 1.0)]
+    assert player.click_moves(moves, frame) == 3  # the first reveal opened cells: only cells changed
+    assert not player.board_moved
+    assert in_place(frame, table.grab(), table.grid) and bands(table.grid, frame.shape)
+
+
+def shifted(frame: np.ndarray) -> np.ndarray:
+    """The page pushed down by ``SHIFT`` pixels; the fake's game-state pixel (the window's corner) stays."""
+    moved = np.full_like(frame, 255)
+    moved[SHIFT:] = frame[:-SHIFT]
+    moved[0, 0] = frame[0, 0]
+    return moved
+
+
+def reader(table: FakeTable, located: list[bool], found: bool = True, unread_when_moved: bool = True):
+    """The fake table's decoder, noting each fresh location; a moved picture reads as all unreadable, or (as a
+    board moved by whole cells may) as a board."""
+
+    def decode(frame, grid):
+        located.append(grid is None)
+        if grid is None and not found:
+            raise UnreadableBoardError("the board runs off the top edge of the image: part of it is out of view")
+        decoded = table.decode(np.minimum(frame, (len(CODES) - 1) * SHADE), grid)
+        if unread_when_moved and not np.array_equal(frame, table.grab()):
+            decoded.unreadable = [(r, c) for r in range(table.rows) for c in range(table.cols)]
+            decoded.readable = False
+        return decoded
+
+    return decode
+
+
+def test_a_board_moved_between_two_frames_is_located_afresh():
+    table = FakeTable(9, 9, 10, seed=1)
+    located: list[bool] = []
+    solve = partial(choose_move, mines=table.mines, rules=table.rules, time_limit=0.5)
+    decode = reader(table, located, unread_when_moved=False)
+    player = Player(table, Mouse(FakeBackend(table), guard=FakeGuard(table)), decode, solve)
+    frame = table.grab()
+    player.read(frame)
+    located.clear()
+    player.read(frame.copy())  # the same picture: read on the grid known
+    assert located == [False]
+    player.read(shifted(frame))  # the page around the board changed: located afresh, though the old grid reads
+    assert located == [False, False, True]
+
+
+def test_a_moved_board_found_nowhere_stops_with_exit_4():
+    table = FakeTable(9, 9, 10, seed=1)
+    located: list[bool] = []
+    solve = partial(choose_move, mines=table.mines, rules=table.rules, time_limit=0.5)
+    player = Player(table, Mouse(FakeBackend(table), guard=FakeGuard(table)), reader(table, located), solve)
+    player.read(table.grab())
+    player.decode = reader(table, located, found=False)
+    with pytest.raises(BoardLost, match="moved the board and it cannot be located again.*top edge") as lost:
+        player.read(shifted(table.grab()))
+    assert lost.value.exit_code == 4 and player.board_moved  # the next frame is located afresh too
