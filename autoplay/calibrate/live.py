@@ -76,8 +76,9 @@ COVERED_REACH = 2.0
 COVERED_SHARE = 0.02
 
 
-def covered_looks(ids: np.ndarray, book: TileBook) -> frozenset[int]:
-    """The clusters a fresh board's covered tile shows: the commonest one and those like it (see ``COVERED_REACH``).
+def covered_looks(ids: np.ndarray, book: TileBook, shape: tuple[int, int] | None = None) -> frozenset[int]:
+    """The clusters a fresh board's covered tile shows: the commonest one and those like it (see ``COVERED_REACH``),
+    and, given the board's ``shape``, every common look laid out as a sub-pixel phase (see :func:`phase_pattern`).
 
     >>> book = TileBook(radius=0.05)
     >>> ids = book.assign(np.array([[0.0]] * 60 + [[0.08]] * 30 + [[0.5]] * 10, np.float32), lambda i: np.zeros(1))
@@ -89,7 +90,39 @@ def covered_looks(ids: np.ndarray, book: TileBook) -> frozenset[int]:
     leaders = np.stack(book.leaders)
     near = np.sqrt(squared_distances(leaders[main][None, :], leaders)[0]) <= COVERED_REACH * book.radius
     common = counts >= COVERED_SHARE * len(ids)
-    return frozenset(int(k) for k in np.flatnonzero(near[: len(counts)] & common)) | {main}
+    looks = {int(k) for k in np.flatnonzero(near[: len(counts)] & common)} | {main}
+    if shape is not None:
+        looks |= {int(k) for k in np.flatnonzero(common) if phase_pattern(ids.reshape(shape) == k)}
+    return frozenset(looks)
+
+
+#: Share of the rows x columns a look's cells cover for it to be a sub-pixel phase of the covered tile.
+PHASE_FILL = 0.9
+
+
+def phase_pattern(cells: np.ndarray) -> bool:
+    """Whether the cells of one look (a boolean rows x cols mask) lie where a sub-pixel phase of the grid puts them.
+
+    A board drawn at a fractional pitch (22.5 px at 125%) gives its covered tile one look per phase of the row and
+    of the column, so each look fills a set of rows crossed with a set of columns, spread over the whole board and
+    not side by side (every other column, say), however far its picture lies from the commonest look.  An area the
+    game opened by itself is one blob of neighbouring rows and columns, so it is never taken for such a look.
+
+    >>> import numpy as np
+    >>> mask = np.zeros((16, 30), bool); mask[:, 1::2] = True     # every other column: a phase
+    >>> phase_pattern(mask)
+    True
+    >>> blob = np.zeros((16, 30), bool); blob[2:9, 3:12] = True    # an opened area
+    >>> phase_pattern(blob)
+    False
+    """
+    rows, cols = np.flatnonzero(cells.any(axis=1)), np.flatnonzero(cells.any(axis=0))
+    if len(rows) < 2 or len(cols) < 2:
+        return False
+    fill = cells.sum() / (len(rows) * len(cols))
+    spread = (np.ptp(rows) + 1) * 2 >= cells.shape[0] and (np.ptp(cols) + 1) * 2 >= cells.shape[1]
+    gaps = len(rows) < np.ptp(rows) + 1 or len(cols) < np.ptp(cols) + 1
+    return bool(fill >= PHASE_FILL and spread and gaps)
 
 
 def missing_labels(labels: set[str]) -> list[str]:
@@ -138,7 +171,7 @@ class _Game:
         self.shown: dict[int, set[int]] = {}
         self.steps: list[_Step] = []
         self.fresh = self.frame
-        self.hidden = covered_looks(self.ids, self.session.book)
+        self.hidden = covered_looks(self.ids, self.session.book, (grid.rows, grid.cols))
 
     def look(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Patch vectors and cluster ids of every cell of ``frame``."""
