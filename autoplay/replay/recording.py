@@ -172,10 +172,19 @@ def _parse_move(obj: Any, where: str) -> RecordedMove:
 
 def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> RecordedDecision:
     frame = _need(obj, "frame", str, where)
+    text = _need(obj, "board", str, where)
+    unknown = parse_cells(obj.get("unknown"), where)
     try:
-        board = parse_board(_need(obj, "board", str, where), source=f"{where} board")
+        board = parse_board(text, source=f"{where} board")
     except BoardFormatError as exc:
-        raise RecordingFormatError(str(exc)) from None
+        # The letters of cells no template matched are only the decoder's best guesses (played as covered), and a
+        # guess may be no number the cell could show (a 6 at the board's edge): read such a board with them covered.
+        try:
+            board = parse_board(_covered(text, unknown), source=f"{where} board") if unknown else None
+        except BoardFormatError:
+            board = None
+        if board is None:
+            raise RecordingFormatError(str(exc)) from None
     grid = obj.get("grid")
     moves = _need(obj, "moves", list, where)
     explanation = obj.get("explanation")
@@ -191,10 +200,25 @@ def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> R
         timing=dict(obj.get("timing") or {}),
         line=line,
         explanation=explanation if isinstance(explanation, list) else None,
-        unknown=parse_cells(obj.get("unknown"), where),
+        unknown=unknown,
         own_flags=parse_cells(obj.get("own_flags"), where),
         covered_by_look=parse_cells(obj.get("covered_by_look"), where),
     )
+
+
+def _covered(text: str, cells: frozenset[tuple[int, int]]) -> str:
+    r"""A board in the text format with ``cells`` shown covered (``.``); header and comment lines stay as they are.
+
+    >>> _covered("mines=3\n.16\n111", frozenset({(0, 2)}))
+    'mines=3\n.1.\n111'
+    """
+    lines = text.split("\n")
+    rows = [i for i, line in enumerate(lines) if line and not line.startswith("#") and "=" not in line]
+    for r, c in cells:
+        if r < len(rows) and c < len(lines[rows[r]]):
+            line = lines[rows[r]]
+            lines[rows[r]] = line[:c] + "." + line[c + 1 :]
+    return "\n".join(lines)
 
 
 def parse_cells(value: Any, where: str) -> frozenset[tuple[int, int]]:
