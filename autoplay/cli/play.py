@@ -7,8 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from autoplay.cli.arguments import non_negative_int, non_negative_seconds, positive_int, positive_seconds
-from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
+from autoplay.cli.arguments import non_negative_int, positive_int, positive_seconds
+from autoplay.cli.window_options import add_redraw_options, add_window_options, choose_backend_for, skin_and_query
 
 if TYPE_CHECKING:
     from autoplay.play.proven_open import UnknownInPlay
@@ -45,40 +45,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--time-limit", type=positive_seconds, default=1.0, metavar="S", help="solver time per decision (default 1 s)"
     )
-    p.add_argument(
-        "--settle",
-        type=non_negative_seconds,
-        default=0.035,
-        metavar="S",
-        help="the board counts as redrawn once unchanged this long (default 0.035 s; gnome-mines draws "
-        "a cascade over several 16 ms frames, xdemineur in one)",
-    )
-    p.add_argument(
-        "--wait-window",
-        type=non_negative_seconds,
-        default=0.0,
-        metavar="S",
-        help="keep looking for the window this long (default: fail at once)",
-    )
+    add_redraw_options(p, "; gnome-mines draws a cascade over several 16 ms frames, xdemineur in one")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from autoplay.control.window_query import WindowQuery
     from autoplay.outputs import ensure_folder
     from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
     from autoplay.play.player import Player, PlayerSettings
     from autoplay.play.recorder import Recorder
     from autoplay.play.session import SessionSummary, play_session
     from autoplay.solver import choose_move
-    from autoplay.vision import load_skin
 
     # the user's own input first (skin, names, folders), then the environment (display, backend, window)
-    skin = load_skin(args.skin)
-    named = WindowQuery(skin.window.get("wm_class"), skin.window.get("title"))
-    query = query_from_args(args, named if named else WindowQuery(args.skin))
+    skin, query = skin_and_query(args)
     if args.record:  # checked before any window is touched; the recorder makes its own frames/ inside
         ensure_folder(args.record, "--record")
     display = args.display or os.environ.get("DISPLAY")

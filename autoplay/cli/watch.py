@@ -14,8 +14,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from autoplay.cli.arguments import non_negative_int, non_negative_seconds, positive_seconds
-from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
+from autoplay.cli.arguments import non_negative_int, positive_seconds
+from autoplay.cli.window_options import add_redraw_options, add_window_options, choose_backend_for, skin_and_query
 
 if TYPE_CHECKING:  # the solver is imported when watching starts, not for --help
     from autoplay.insight.coach import Coach, Coached
@@ -57,36 +57,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="solver time per position (default 0.5 s; the 'why' gets as long again)",
     )
-    p.add_argument(
-        "--settle",
-        type=non_negative_seconds,
-        default=0.035,
-        metavar="S",
-        help="the board counts as redrawn once unchanged this long (default 0.035 s, as for play)",
-    )
-    p.add_argument(
-        "--wait-window",
-        type=non_negative_seconds,
-        default=0.0,
-        metavar="S",
-        help="keep looking for the window this long (default: fail at once)",
-    )
+    add_redraw_options(p, ", as for play")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Find the game's window, then show each new position in the chosen view until the window closes."""
     from autoplay.control.window import WindowGoneError, find_window
-    from autoplay.control.window_query import WindowQuery
     from autoplay.errors import ControlError
     from autoplay.insight.coach import Coach
     from autoplay.play.reading import vision_decoder
     from autoplay.play.watch import WatchedWindow, WatchSettings, follow
-    from autoplay.vision import load_skin
 
-    skin = load_skin(args.skin)
-    named = WindowQuery(skin.window.get("wm_class"), skin.window.get("title"))
-    query = query_from_args(args, named if named else WindowQuery(args.skin))
+    skin, query = skin_and_query(args)
     display = args.display or os.environ.get("DISPLAY")
     if choose_backend_for(args, display) != "x11":
         raise ControlError("watch follows X11 windows only so far (the portable backend is not supported yet)")

@@ -11,9 +11,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
+from autoplay.cli.arguments import non_negative_seconds
 from autoplay.control.backend import CHOICES, Backend, choose_backend
 from autoplay.control.window_query import WindowQuery
+
+if TYPE_CHECKING:
+    from autoplay.vision.skin import Skin
 
 
 def add_window_options(parser: argparse.ArgumentParser, default_note: str = "") -> None:
@@ -44,6 +49,35 @@ def add_window_options(parser: argparse.ArgumentParser, default_note: str = "") 
         "else the board looked for on the whole screen), auto: x11 on an X display when python-xlib is "
         "installed, else portable (default: $AUTOPLAY_BACKEND or auto)",
     )
+
+
+def add_redraw_options(parser: argparse.ArgumentParser, settle_note: str = "") -> None:
+    """``--settle`` and ``--wait-window``: how long a board must stay unchanged to count as redrawn, and how long
+    to keep looking for a window that is not there yet (``play`` and ``watch`` read a game the same way)."""
+    parser.add_argument(
+        "--settle",
+        type=non_negative_seconds,
+        default=0.035,
+        metavar="S",
+        help="the board counts as redrawn once unchanged this long (default 0.035 s" + settle_note + ")",
+    )
+    parser.add_argument(
+        "--wait-window",
+        type=non_negative_seconds,
+        default=0.0,
+        metavar="S",
+        help="keep looking for the window this long (default: fail at once)",
+    )
+
+
+def skin_and_query(args: argparse.Namespace) -> tuple[Skin, WindowQuery]:
+    """The skin ``--skin`` names and the window to find: the user's criteria, else the skin's ``[window]``, else a
+    window named like the skin."""
+    from autoplay.vision import load_skin
+
+    skin = load_skin(args.skin)
+    named = WindowQuery(skin.window.get("wm_class"), skin.window.get("title"))
+    return skin, query_from_args(args, named if named else WindowQuery(args.skin))
 
 
 def query_from_args(args: argparse.Namespace, fallback: WindowQuery | None = None) -> WindowQuery:

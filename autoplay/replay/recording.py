@@ -179,11 +179,11 @@ def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> R
     except BoardFormatError as exc:
         # The letters of cells no template matched are only the decoder's best guesses (played as covered), and a
         # guess may be no number the cell could show (a 6 at the board's edge): read such a board with them covered.
+        if not unknown:
+            raise RecordingFormatError(str(exc)) from None
         try:
-            board = parse_board(_covered(text, unknown), source=f"{where} board") if unknown else None
+            board = parse_board(_covered(text, unknown), source=f"{where} board")
         except BoardFormatError:
-            board = None
-        if board is None:
             raise RecordingFormatError(str(exc)) from None
     grid = obj.get("grid")
     moves = _need(obj, "moves", list, where)
