@@ -55,7 +55,9 @@ NUDGES = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
 def grow_to_size(image: np.ndarray, grid: Grid, sizes: Collection[tuple[int, int]], fits: Fits) -> Grid:
     """``grid`` grown by at most ``MOST_LINES`` lines a side to a size in ``sizes``: the way of growing whose new
-    lines are most clearly tiles of the board (see the module's doc), or ``grid`` when none is.
+    lines are most clearly tiles of the board (see the module's doc), or ``grid`` when none is.  A lattice up to
+    ``MOST_LINES`` lines a side larger than a known size (a page's line of text just above the board, drawn at the
+    tiles' pitch) is cut back the same way: to the window of that size whose every line is most clearly tiles.
 
     ``fits(grown, new_cells)`` says how far each cell the growth adds is from a tile of this board (None: not one).
     """
@@ -78,6 +80,17 @@ def grow_to_size(image: np.ndarray, grid: Grid, sizes: Collection[tuple[int, int
                 distances = fits(grown, new)
                 if distances is not None:
                     found.append((worst_new_line(new, distances, inside), grown))
+    for rows, cols in sorted(known):  # a lattice that ran on into the page around the board: cut it back
+        fewer_rows, fewer_cols = grid.rows - rows, grid.cols - cols
+        if not (0 <= fewer_rows <= MOST_LINES and 0 <= fewer_cols <= MOST_LINES):
+            continue
+        for top in range(fewer_rows + 1):
+            for left in range(fewer_cols + 1):
+                window = Grid(grid.xs[left : left + cols + 1], grid.ys[top : top + rows + 1])
+                cells = [(r, c) for r in range(rows) for c in range(cols)]
+                distances = fits(window, cells)
+                if distances is not None:  # every line of the window counts: none is the old board's for sure
+                    found.append((worst_new_line(cells, distances, (range(0), range(0))), window))
     return clearly_best(found) or grid
 
 
@@ -169,6 +182,9 @@ def extend_fresh_board(image: np.ndarray, grid: Grid, sizes: Collection[tuple[in
         flat = [r * grown.cols + c for r, c in new]
         added = np.zeros(grown.rows * grown.cols, bool)
         added[flat] = True
+        if added.all():  # a window cut from a larger lattice: every cell of it must show the one covered tile
+            distance = np.sqrt(((vectors - np.median(vectors, axis=0)) ** 2).mean(axis=1))
+            return np.asarray(distance, dtype=np.float64) if np.all(distance < ALIKE) else None
         reference = np.median(vectors[~added], axis=0)
         distance = np.sqrt(((vectors - reference) ** 2).mean(axis=1))
         fresh = np.mean(distance[~added] < ALIKE) >= FRESH_SHARE

@@ -284,7 +284,11 @@ def _near_known_size(lines: tuple[np.ndarray, np.ndarray, np.ndarray], skin: Ski
     """
     sizes = skin.mines_by_size if skin is not None else {}
     cols, rows = len(lines[1]), len(lines[2])
-    return not sizes or any(0 <= r - rows <= MOST_LINES and 0 <= c - cols <= MOST_LINES for r, c in sizes)
+    return not sizes or any(
+        (0 <= r - rows <= MOST_LINES and 0 <= c - cols <= MOST_LINES)
+        or (0 <= rows - r <= MOST_LINES and 0 <= cols - c <= MOST_LINES)  # ran on into the page: cut back
+        for r, c in sizes
+    )
 
 
 def second_board(image: np.ndarray, grid: Grid, skin: Skin | None = None) -> Grid | None:
