@@ -10,9 +10,12 @@ decision was made on tells a moved board from cells redrawn.  It is cheap enough
 batch, so a page that moves in the middle of a batch stops the batch at the next press instead of letting the rest
 land on the wrong cells; the board is then located again on the next frame.
 
-What it cannot see: a move the page has laid out but not yet painted (the press then hits the new layout with the
-old coordinates: nothing on screen can tell yet), and a board zoomed smaller about its own top-left corner with
-nothing of its own in the band (a border-less board on a plain page).
+What it cannot see in time: a move the page has laid out but not yet painted (a browser hit-tests a press on its
+newest layout, and may paint it tens of milliseconds later, longer for a zoom that redraws everything): the press
+then lands at the old coordinates on the new layout.  The board read after the move shows it (:func:`astray`: a
+cell opened that no press aimed at, a press with no effect, a loss or a new game no reveal explains), and play
+stops there (exit 4) instead of going on with a board it did not mean to make.  Nor can it see a board zoomed
+smaller about its own top-left corner with nothing of its own in the band (a border-less board on a plain page).
 
 >>> import numpy as np
 >>> from autoplay.vision.grid import Grid
@@ -28,12 +31,14 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from autoplay.board.model import DIGITS, FLAG, HIDDEN, Board, Coord
 from autoplay.errors import ControlError
+from autoplay.solver.decide import Move
 from autoplay.vision.grid import Grid
 
 #: ``(x, y, width, height)`` in window pixels.
@@ -103,3 +108,48 @@ def still_in_place(frame: np.ndarray, grid: Grid, grab_area: Callable[[Area], np
         if not np.array_equal(now, frame[rows, cols]):
             return False
     return True
+
+
+class PressedAstray(BoardLost):
+    """The page moved the board while a batch was being pressed, and the board shows a press landed elsewhere."""
+
+
+def astray(before: Board, after: Board, moves: Sequence[Move], unread: Collection[Coord] = ()) -> list[Coord]:
+    """Cells whose change since ``before`` the batch ``moves`` does not explain, or whose press shows no effect.
+
+    Why: a page that lays out a move (a zoom, a scroll) before painting it takes a press at the old coordinates
+    on the new layout, and nothing on screen could tell in time.  The board read after the move still can: a
+    press that went astray opened a cell no move named (or flagged one), or left its own cell unchanged.  Opened
+    cells are explained by a reveal of the batch and by the cascade that spreads from it through opened zeros.
+    ``unread`` cells (not read at decision time, or not now) say nothing either way.
+
+    >>> from autoplay.board.textformat import parse_board
+    >>> before = parse_board("....\\n....")
+    >>> astray(before, parse_board("00..\\n01.."), [Move("reveal", 0, 0, 0.0)])  # a cascade from the press
+    []
+    >>> astray(before, parse_board("...1\\n...."), [Move("reveal", 0, 0, 0.0)])  # another cell opened instead
+    [(0, 0), (0, 3)]
+    """
+    unread = set(unread)
+    cols = after.cols
+
+    def cell(board: Board, rc: Coord) -> str:
+        return board.cells[rc[0] * cols + rc[1]]
+
+    everywhere = [(r, c) for r in range(after.rows) for c in range(cols) if (r, c) not in unread]
+    opened = {rc for rc in everywhere if cell(before, rc) == HIDDEN and cell(after, rc) in DIGITS}
+    flagged = {rc for rc in everywhere if cell(before, rc) == HIDDEN and cell(after, rc) == FLAG}
+    reveals = {(m.row, m.col) for m in moves if m.action == "reveal"}
+    flags = {(m.row, m.col) for m in moves if m.action == "flag"}
+    explained: set[Coord] = set()
+    queue = [rc for rc in reveals if rc in opened]
+    while queue:
+        rc = queue.pop()
+        if rc in explained:
+            continue
+        explained.add(rc)
+        if cell(after, rc) == "0":
+            queue.extend(n for n in after.neighbours(*rc) if n in opened)
+    no_effect = {rc for rc in reveals - unread if cell(after, rc) == HIDDEN}
+    no_effect |= {rc for rc in flags - unread if cell(after, rc) != FLAG}
+    return sorted((opened - explained) | (flagged - flags) | no_effect)

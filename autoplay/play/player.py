@@ -39,7 +39,7 @@ from autoplay.control.guard import BoardCovered
 from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.outputs import run_folder
-from autoplay.play.board_place import AreaScreen, BoardLost, in_place, still_in_place
+from autoplay.play.board_place import AreaScreen, BoardLost, PressedAstray, astray, in_place, still_in_place
 from autoplay.play.final_board import mines_accounted, with_own_flags, won_unread_as_mines
 from autoplay.play.fresh_looks import (
     changed_since_fresh,
@@ -356,6 +356,7 @@ class Player:
         self.relocated_for: frozenset[tuple[int, int]] = frozenset()  # unread cells a fresh location was tried for
         self.board_moved = False  # the page around the board changed: the next read locates the board afresh
         self.last_read: np.ndarray | None = None  # the frame read last, to see the board move from frame to frame
+        self.moved_at_read = False  # whether the last read found the board moved (and located it afresh)
         #: How long the board must stay unchanged to count as drawn: the settings' interval at first, doubled each
         #: time a board taken as drawn turns out to be still changing (see ``still_drawing``).
         self.quiet = self.settings.settle_interval
@@ -409,6 +410,7 @@ class Player:
         if self.grid is not None and self.last_read is not None and not in_place(self.last_read, frame, self.grid):
             moved = True
         self.last_read = frame
+        self.moved_at_read = moved
         # A few new unread cells are worth one fresh look too: a lattice line located a pixel off leaves one
         # column unread all game (a Tk game at 17 px: its last column but one), which no share of the board notices.
         if self.grid is not None and (moved or (unread and (many or unread_cells != self.relocated_for))):
@@ -584,6 +586,16 @@ class Player:
         debug = self.keep_frame(frame, None, [], "moved")
         return BoardLost(f"{lost} (debug image: {debug})" if debug else str(lost))
 
+    def astray_error(self, frame: np.ndarray, cells: list[tuple[int, int]], seen: str) -> PressedAstray:
+        """The error for presses the page moved off their cells (exit 4), the frame kept with the cells marked."""
+        debug = self.keep_frame(frame, self.grid, cells, "astray")
+        shown = ", ".join(f"({r},{c})" for r, c in cells[:4]) + (" ..." if len(cells) > 4 else "")
+        message = (
+            f"the page moved the board while autoplay was pressing, and a press landed off its cell ({seen}: {shown});"
+            " stopping rather than play on a board it did not mean to make"
+        )
+        return PressedAstray(f"{message} (debug image: {debug})" if debug else message)
+
     def resized_error(self, frame: np.ndarray, decoded: DecodedFrame, was: tuple[int, int]) -> UnreadableBoardError:
         """The error for a board located at another size than before in the game, with the frame kept to look at."""
         debug = self.keep_frame(frame, getattr(decoded, "grid", None), [], "resized")
@@ -688,6 +700,10 @@ class _GameInProgress:
         self.began_fresh = False  # whether the game's first frame was a fresh board (every cell covered)
         self.last_unread: set[tuple[int, int]] = set()  # cells of the last batch's board whose look no template knew
         self.answered_since_batch = False  # whether the game has said it read the clicks of the current batch
+        #: The page moved the board since the last batch was pressed: whether each press landed where it was aimed
+        #: is checked on the board (``pressed_astray``) before anything else is done.
+        self.in_doubt = False
+        self.batch: list[Move] = []  # the moves of the last batch decided and pressed (re-clicks are of these)
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
         self.clicked: set[tuple[int, int]] = set()  # cells this game's reveals clicked
         self.learn_tried: tuple[frozenset[tuple[int, int]], int] = (frozenset(), 0)  # opened cells, numbers read
@@ -707,6 +723,7 @@ class _GameInProgress:
         except BoardLost as exc:  # a page mid-scroll or mid-zoom: a few more looks, then stop (exit 4)
             lost = exc
             return self.reread(lambda: self.player.board_lost_error(frame, lost))
+        self.in_doubt = self.in_doubt or (self.player.moved_at_read and bool(self.batch))
         t_decode = time.perf_counter() - t0
         size = (decoded.board.rows, decoded.board.cols)
         if self.size is None:
@@ -719,10 +736,16 @@ class _GameInProgress:
         decoded = self.covered_as_when_fresh(frame, decoded)
         decoded = mines_away_from_reveals(decoded, self.last_reveals)
         state = shown_state(decoded, self.result.flagged)
+        if state == "lost" and self.in_doubt and self.lost_astray(decoded.board):
+            cells = [(m.row, m.col) for m in self.batch]
+            return self.reread(lambda: self.player.astray_error(frame, cells, "the game was lost"))
         if state in FINISHED:
             return self.finish(decoded, state)
         unknown = list(getattr(decoded, "unreadable", []))
         if self.restarted(decoded.board, unknown):
+            if self.in_doubt:  # a press the page moved onto the face (or a new-game button) started over
+                cells = [(m.row, m.col) for m in self.batch]
+                return self.reread(lambda: self.player.astray_error(frame, cells, "the game started over"))
             self.forget_game()
             # Flags on a board that started over were put there by clicks meant for the old one: no mines known.
             self.stale_flags = {divmod(i, decoded.board.cols) for i, c in enumerate(decoded.board.cells) if c == FLAG}
@@ -765,6 +788,12 @@ class _GameInProgress:
         self.result.unknown_seen.update(unknown)
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
+        if self.in_doubt and self.last_board is not None:
+            unread = set(unknown) | self.last_unread
+            strays = astray(self.last_board, board, self.batch, unread)
+            if strays:  # a late redraw is given the rereads' time; a press that went astray stays so
+                return self.reread(lambda: self.player.astray_error(frame, strays, "the board shows it"))
+            self.in_doubt = False
         # The last batch's reveals, though a dialog cut it short (then nothing is expected of it).
         reveals = self.last_reveals | {(m.row, m.col) for m in self.expected if m.action == "reveal"}
         misfired = flagged_instead(board, reveals | self.stale_flags, self.result.flagged)
@@ -795,6 +824,11 @@ class _GameInProgress:
         self.clicked |= self.last_reveals
         self.last_unread = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
+
+    def lost_astray(self, board: Board) -> bool:
+        """A loss right after the page moved: no exploded mine shown on a cell of the last batch's reveals."""
+        exploded = {divmod(i, board.cols) for i, c in enumerate(board.cells) if c == EXPLODED}
+        return not exploded or not exploded <= {(m.row, m.col) for m in self.batch if m.action == "reveal"}
 
     def learned_now(self, frame: np.ndarray, decoded: Any, board: Board, unknown: list[tuple[int, int]]) -> bool:
         """Let ``play --learn`` name unknown tiles the rules prove to be opened numbers, while the game goes on.
@@ -858,6 +892,7 @@ class _GameInProgress:
         self.clicked.clear()
         self.learn_tried = (frozenset(), 0)
         self.last_board, self.last_reveals, self.expected = None, set(), []
+        self.batch, self.in_doubt = [], False
 
     def won_under_cover(self, decoded: Any, unknown: list[tuple[int, int]]) -> Any:
         """The end board if cells the skin cannot read (a picture over the board, flags the game itself put on
@@ -1071,5 +1106,6 @@ class _GameInProgress:
             result.result = "dry-run"
             return
         before = self.frame
+        self.batch = moves
         self.expected, self.waited_late, self.asked_game, self.answered_since_batch = moves, False, False, False
         self.capture(before)

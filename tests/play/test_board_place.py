@@ -130,3 +130,20 @@ def test_a_moved_board_found_nowhere_stops_with_exit_4():
     with pytest.raises(BoardLost, match="moved the board and it cannot be located again.*top edge") as lost:
         player.read(shifted(table.grab()))
     assert lost.value.exit_code == 4 and player.board_moved  # the next frame is located afresh too
+
+
+def test_presses_astray_are_told_from_their_cascades_and_flags():
+    from autoplay.board.textformat import parse_board
+    from autoplay.play.board_place import astray
+    from autoplay.solver.decide import Move
+
+    before = parse_board("....\n....\n....")
+    reveal, flag = Move("reveal", 0, 0, 0.0), Move("flag", 2, 3, 1.0)
+    cascade = parse_board("001.\n011.\n...F")
+    assert astray(before, cascade, [reveal, flag]) == []
+    assert astray(before, cascade, [reveal]) == [(2, 3)]  # a flag no move placed
+    unmoved = parse_board("....\n....\n...F")
+    assert astray(before, unmoved, [reveal, flag]) == [(0, 0)]  # the press opened nothing
+    assert astray(before, unmoved, [reveal, flag], unread={(0, 0)}) == []  # an unread cell tells nothing
+    elsewhere = parse_board("....\n.2..\n...F")
+    assert astray(before, elsewhere, [reveal, flag]) == [(0, 0), (1, 1)]
