@@ -8,12 +8,21 @@ batch is clicked through XTEST on the same connection: no other client's
 request (a window mapped over the board, a window moved) is processed between
 the check and the last button release, so a press cannot reach a window that
 appeared after the check.  The grab lasts about a millisecond per batch.
+
+The one thing a grab cannot hold off is the game's death: the server destroys a
+dead client's windows even while another client grabs it.  A press made then
+lands on :mod:`autoplay.control.xbackstop`'s window, autoplay's own, kept just
+below the game's (inside a window manager's frame, when there is one), which is
+put back in place inside every grab before the press and read after every click.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from autoplay.control.guard import (
@@ -25,6 +34,7 @@ from autoplay.control.guard import (
     change_message,
     intersects,
 )
+from autoplay.control.xbackstop import Backstop
 from autoplay.control.xserver import XConnection
 from autoplay.errors import ControlError
 
@@ -48,6 +58,9 @@ class X11Guard:
         self.title = title
         self._top: int | None = None  # the root's child that holds the window (itself, or a manager's frame)
         self._board: Rect | None = None  # the board rectangle of the batch being held
+        self._below_top: int | None = None  # the root child found directly below ``_top`` by the last check
+        self._inside: tuple[int, int] = (0, 0)  # the game window's inside corner in its parent's pixels
+        self.backstop = Backstop(xconn)
 
     # -- the check ---------------------------------------------------------------
     def check_clear(self, board: Rect) -> None:
@@ -77,11 +90,16 @@ class X11Guard:
         now = (-origin.x, -origin.y, geometry.width, geometry.height)
         if now != self.expected:
             raise WindowMoved(change_message(self.expected, now))
+        self._inside = (geometry.x + geometry.border_width, geometry.y + geometry.border_width)
         children = root.query_tree().children
         ids = [child.id for child in children]
         if self._top not in ids:
             self._top = self._top_level(window)
-        for child in children[ids.index(self._top) + 1 :]:
+        place = ids.index(self._top)
+        self._below_top = ids[place - 1] if place else None
+        for child in children[place + 1 :]:
+            if child.id == self.backstop.id:
+                continue  # our own, lifted by a restack of the game below it: put back under the game before a press
             try:
                 if child.get_attributes().map_state != X.IsViewable:
                     continue
@@ -152,6 +170,7 @@ class X11Guard:
         conn.grab_server()
         try:
             self.check_clear(board)
+            self._place_backstop(board)
             self._board = board
             yield
             self.x.conn.sync()  # the presses are delivered before the grab ends
@@ -159,6 +178,45 @@ class X11Guard:
             with contextlib.suppress(Exception):
                 conn.ungrab_server()
                 conn.flush()
+
+    def _place_backstop(self, board: Rect) -> None:
+        """Put the backstop just below the game's window, over ``board``, before any press of the batch."""
+        from Xlib.error import ConnectionClosedError, XError
+
+        if self._top is None:
+            return
+        try:
+            if self._top == self.window_id:  # no window manager: the game's window is the root's child
+                parent, below = self.x.root, self._below_top
+            else:  # under the manager's frame, beside the game's window: the frame outlives a dead game
+                parent = self.x.conn.create_resource_object("window", self.window_id).query_tree().parent
+                siblings = [int(child.id) for child in parent.query_tree().children]
+                place = siblings.index(self.window_id)
+                below = siblings[place - 1] if place else None
+            # the board in the parent's pixels: the game's inside corner is at self.expected on the screen
+            dx, dy = self.expected[0] - self._inside[0], self.expected[1] - self._inside[1]
+            rect = (board[0] - dx, board[1] - dy, board[2], board[3])
+            if not self.backstop.place(parent, self.window_id, below, rect):
+                return
+            errors = self.x.sync_errors()
+        except (ValueError, XError, ConnectionClosedError):
+            raise WindowClosed("the window was closed") from None
+        if errors:  # the game's top-level window went since the check: only its death can do that in a grab
+            raise WindowClosed("the window was closed")
+
+    def check_backstop(self) -> None:
+        """After a click: did its press fall through a vanished game onto our backstop?  Then stop, naming why."""
+        from Xlib.error import ConnectionClosedError, XError
+
+        try:
+            struck = self.backstop.struck()
+        except (XError, ConnectionClosedError):
+            raise WindowClosed("the X server closed the connection (was the display shut down?)") from None
+        if not struck:
+            return
+        if self._board is not None:
+            self.check_clear(self._board)  # names what happened (closed, moved) when it can
+        raise WindowClosed("the window was closed (a press fell through to autoplay's own window below it)")
 
     def focus(self) -> None:
         from Xlib import X
@@ -251,6 +309,7 @@ class X11Guard:
         return theirs is not None and ours is not None and list(theirs.value) == list(ours.value)
 
     def close(self) -> None:
+        self.backstop.remove()
         self.x.close()
 
 
@@ -281,6 +340,7 @@ class XTestPointer:
         self.x = xconn
         self.keys = keys
         self.guard = guard  # asked, between the pointer's arrival and the press, that the press lands on the game
+        self.gap = PressGap.from_env()
 
     def position(self) -> tuple[int, int]:
         pointer = self.x.root.query_pointer()
@@ -306,8 +366,11 @@ class XTestPointer:
             else:
                 if kind == X.ButtonPress and self.guard is not None:
                     self.guard.check_under_pointer()
+                    self.gap.wait()
                 xtest.fake_input(self.x.conn, kind, detail)
             self.x.conn.sync()
+        if self.guard is not None:
+            self.guard.check_backstop()
 
     def hotkey(self, *keys: str) -> None:
         self.keys.hotkey(*keys)
@@ -318,6 +381,40 @@ class XTestPointer:
 
     def failsafe_check(self) -> None:
         self.keys.failsafe_check()
+
+
+class PressGap:
+    """A test hook: a pause between the last check and the press, so a fault test can kill the game inside it.
+
+    Set only by tests, through ``AUTOPLAY_TEST_PRESS_GAP`` (seconds) and ``AUTOPLAY_TEST_PRESS_GAP_MARK`` (a file
+    to which ``begin N`` and ``end N`` lines are appended around the N-th pause, so the test knows when to strike
+    and can tell afterwards that it struck inside).  Unset, it costs one attribute test per press.
+    """
+
+    def __init__(self, seconds: float = 0.0, mark: Path | None = None) -> None:
+        self.seconds, self.mark, self.count = seconds, mark, 0
+
+    @classmethod
+    def from_env(cls) -> PressGap:
+        try:
+            seconds = float(os.environ.get("AUTOPLAY_TEST_PRESS_GAP", "0") or 0)
+        except ValueError:
+            seconds = 0.0
+        mark = os.environ.get("AUTOPLAY_TEST_PRESS_GAP_MARK")
+        return cls(max(seconds, 0.0), Path(mark) if mark else None)
+
+    def _note(self, word: str) -> None:
+        if self.mark is not None:
+            with self.mark.open("a", encoding="utf-8") as file:
+                file.write(f"{word} {self.count}\n")
+
+    def wait(self) -> None:
+        if self.seconds <= 0:
+            return
+        self.count += 1
+        self._note("begin")
+        time.sleep(self.seconds)
+        self._note("end")
 
 
 def connect_x11(display: str | None, window_id: int, expected: Rect, title: str, keys: Any) -> tuple[X11Guard, Any]:

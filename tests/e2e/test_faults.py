@@ -68,8 +68,27 @@ def test_a_moved_window_stops_play_with_the_offset(table):
     assert_stopped_cleanly(outcome, 4, "the window moved by (+120,+90)")
 
 
-def test_a_killed_game_stops_play_with_one_line(table):
-    outcome = table.attack(lambda _: table.game.process.kill(), rng=random.Random(5), after_presses=1)
+def test_a_killed_game_stops_play_with_one_line(table, tmp_path):
+    """A press made after the game died (its windows go even while autoplay grabs the server) must be taken by
+    autoplay's own backstop window below the game, by the server's record; tests/e2e/test_killed_in_the_gap.py
+    makes that moment on purpose."""
+    from tests.e2e.gap_kill import caught_by, find_backstop, start_deliveries
+
+    deliveries = start_deliveries(table, tmp_path / "deliveries.jsonl")
+    found = {}
+
+    def kill(_):
+        found.update(find_backstop(table.server.name, table.game.window.id))
+        table.game.process.kill()
+
+    try:
+        outcome = table.attack(kill, rng=random.Random(5), after_presses=1)
+    finally:
+        time.sleep(0.3)
+        deliveries.terminate()
+        deliveries.wait(timeout=5)
+    caught = caught_by(tmp_path / "deliveries.jsonl", found.get("id"))
+    outcome.off_board = [press for press in outcome.off_board if press["time"] not in caught]
     assert_stopped_cleanly(outcome, 4, "the window was closed")
 
 
