@@ -19,6 +19,7 @@ from autoplay.vision.classify import squared_distances
 from autoplay.vision.extend import MOST_LINES, extend_to_tiles
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
+from autoplay.vision.openings import grow_through_openings
 from autoplay.vision.refine import refine_grid
 from autoplay.vision.skin import Skin
 
@@ -238,7 +239,12 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
     if side:
         raise _cut_board(side)
     if skin is not None:
-        grid = refine_grid(image, extend_to_tiles(image, grid, skin), skin)
+        # Refined first: a line beyond the lattice is read on the tiles' own alignment (see vision/openings.py).
+        # A lattice that does not grow ends exactly as it did before that step existed: refine(extend(lattice)).
+        refined = refine_grid(image, grid, skin)
+        opened = grow_through_openings(image, refined, skin)
+        extended = extend_to_tiles(image, grid if opened is refined else opened, skin)
+        grid = refined if extended is grid else refine_grid(image, extended, skin)
         side = _flush_side(grid, image.shape)
         if side and skin.mines_by_size and (grid.rows, grid.cols) not in skin.mines_by_size:
             raise _cut_board(side)
