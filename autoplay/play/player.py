@@ -262,6 +262,17 @@ def shown_state(decoded: DecodedFrame, own_flags: Collection[tuple[int, int]] = 
     return state
 
 
+def in_one_line(cells: Collection[tuple[int, int]]) -> bool:
+    """Whether ``cells`` (two or more) all lie in one row or one column: what a lattice line a pixel off leaves.
+
+    >>> in_one_line({(0, 3), (5, 3), (9, 3)}), in_one_line({(2, 1), (7, 4)}), in_one_line({(4, 4)})
+    (True, False, False)
+    """
+    rows = {r for r, _ in cells}
+    cols = {c for _, c in cells}
+    return len(cells) >= 2 and (len(rows) == 1 or len(cols) == 1)
+
+
 def unregistered(
     board: Board, expected: list[Move], unknown: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
 ) -> list[Move]:
@@ -411,9 +422,12 @@ class Player:
             moved = True
         self.last_read = frame
         self.moved_at_read = moved
-        # A few new unread cells are worth one fresh look too: a lattice line located a pixel off leaves one
-        # column unread all game (a Tk game at 17 px: its last column but one), which no share of the board notices.
-        if self.grid is not None and (moved or (unread and (many or unread_cells != self.relocated_for))):
+        # A few new unread cells are worth one fresh look too when they line up: a lattice line located a pixel off
+        # leaves one column unread all game (a Tk game at 17 px: its last column but one), which no share of the
+        # board notices.  Scattered ones are tiles the skin does not know yet (a page at a new zoom shows a few new
+        # looks a move): a fresh location cannot help them, and costs a whole-window search each time.
+        fresh_set = unread_cells != self.relocated_for and in_one_line(unread_cells)
+        if self.grid is not None and (moved or (unread and (many or fresh_set))):
             self.relocated_for = unread_cells
             try:
                 fresh = self.decode(frame, None)

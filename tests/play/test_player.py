@@ -656,7 +656,14 @@ def test_a_few_new_unread_cells_get_one_fresh_location_and_a_better_one_is_kept(
     assert player.read(frame, (table.rows, table.cols)).unreadable == [] and len(located) == 1
 
 
-def test_a_tile_unread_on_any_grid_is_located_afresh_once_not_at_every_frame():
+@pytest.mark.parametrize(
+    ("unread", "fresh_looks"),
+    [([(2, 2)], 0), ([(2, 2), (5, 7)], 0), ([(1, 4), (3, 4), (6, 4)], 1)],
+)
+def test_unread_cells_in_a_line_are_located_afresh_once_scattered_ones_never(unread, fresh_looks):
+    """A column of unread cells is what a lattice line a pixel off leaves: worth one fresh location (not one per
+    frame).  Scattered unread cells are tiles the skin does not know (a 7 never seen): locating again cannot help,
+    and a page showing a few new looks a move would pay a whole-window search every move."""
     table = FakeTable(seed=3)
     player, _ = make_player(table)
     frame = table.grab()
@@ -664,14 +671,14 @@ def test_a_tile_unread_on_any_grid_is_located_afresh_once_not_at_every_frame():
     player.grid = good.grid
     located = []
 
-    def decode(image, grid):  # a 7 the skin has never seen: unread wherever the grid is
+    def decode(image, grid):
         located.extend([1] if grid is None else [])
-        return FakeDecoded(good.board, "playing", good.grid, unreadable=[(2, 2)])
+        return FakeDecoded(good.board, "playing", good.grid, unreadable=list(unread))
 
     player.decode = decode
     for _ in range(3):
-        assert player.read(frame, (table.rows, table.cols)).unreadable == [(2, 2)]
-    assert len(located) == 1
+        assert player.read(frame, (table.rows, table.cols)).unreadable == unread
+    assert len(located) == fresh_looks
 
 
 @pytest.mark.parametrize("obstruction_wait", [1.0, 0.0])
