@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "which holds one in recording/) and writes a single HTML file with everything inside it: wins,\n"
         "losses, the win rate with its 95% interval, time per game, a chart of where the time went, one row\n"
         "per game, and each game's decisions as a filmstrip of board thumbnails with the heat map, the\n"
-        "chosen move and why. No network, no other files.",
+        "chosen move and why. No network, no other files. A recording of 'autoplay watch --record' gets\n"
+        "a filmstrip of the person's steps instead: each on the position before it, with its verdict.",
         epilog="exit codes: 0 page written (decisions that did not replay are marked on it and counted on "
         "stdout); 2 bad recording; 3 no frame could be read.\nexample: autoplay report runs/demo-1200",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -53,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.errors import UnreadableBoardError
     from autoplay.replay.recording import read_recording
     from autoplay.replay.session_report import build_report
+    from autoplay.replay.watch_report import build_watch_report
 
     run_dir = Path(args.run)
     if not run_dir.is_dir():
@@ -65,10 +67,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--skin NAME is needed: the recording does not name its skin")
     out = output_file(args.out) if args.out else run_dir / DEFAULT_PAGE  # checked before the long replay
     time_limit = args.time_limit or recording.time_limit or 1.0
+    watched = recording.session.get("kind") == "watch"  # autoplay watch --record: a page of the person's steps
     with Progress(len(recording.decisions), "report") as bar:
-        html, counts = build_report(
-            recording, skin, time_limit=time_limit, thumb_width=args.thumb_width, on_frame=bar.advance
-        )
+        build = build_watch_report if watched else build_report
+        html, counts = build(recording, skin, time_limit=time_limit, thumb_width=args.thumb_width, on_frame=bar.advance)
     if counts.frames and counts.failed == counts.frames:
         raise UnreadableBoardError(f"{recording.path}: no frame could be read, so there is nothing to show")
     try:
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"{out}: cannot write: {exc.strerror or exc}") from None
     print(
-        f"{counts.frames} decisions: {counts.reproduced} reproduced, {counts.mismatched} not reproduced, "
+        f"{counts.frames} {'positions' if watched else 'decisions'}: {counts.reproduced} reproduced, {counts.mismatched} not reproduced, "
         f"{counts.failed} unreadable; {out.stat().st_size / 1e6:.1f} MB"
     )
     print(f"report: {out.resolve()}")

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the solver is imported when watching starts, not for --help
     from autoplay.insight.review import Judged
     from autoplay.play.reading import FrameDecoder
     from autoplay.play.watch import Watched, WatchSettings
+    from autoplay.play.watch_record import WatchRecorder
 
 Show = Callable[["Coached", float], None]
 
@@ -57,6 +58,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="solver time per position (default 0.5 s; the 'why' gets as long again)",
     )
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="keep the session in DIR (each position's frame and board, your steps and their verdicts), in "
+        "the format of 'play --record'; 'autoplay report DIR' makes a page of it",
+    )
     add_redraw_options(p, ", as for play")
     p.set_defaults(func=run)
 
@@ -68,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.insight.coach import Coach
     from autoplay.play.reading import vision_decoder
     from autoplay.play.watch import WatchedWindow, WatchSettings, follow
+    from autoplay.play.watch_record import WatchRecorder
 
     skin, query = skin_and_query(args)
     display = args.display or os.environ.get("DISPLAY")
@@ -78,23 +86,36 @@ def run(args: argparse.Namespace) -> int:
     coach = Coach(skin.rules, time_limit=args.time_limit, explain_limit=args.time_limit)
     decode = vision_decoder(skin, args.mines)
     settings = WatchSettings(settle=args.settle)
+    recorder = None
+    if args.record:
+        recorder = WatchRecorder(args.record, args.skin, skin.rules, args.mines, args.time_limit)
     try:
         if not (args.json or args.terminal):
-            return _run_window(target, decode, settings, coach, display)
+            return _run_window(target, decode, settings, coach, display, recorder)
         show = _json_printer() if args.json else _terminal_printer()
         for seen in follow(target, decode, settings):
-            show(coach.see(seen.board, seen.state, seen.t, seen.pointer_cell), seen.t)
+            coached = coach.see(seen.board, seen.state, seen.t, seen.pointer_cell)
+            show(coached, seen.t)
+            if recorder is not None:
+                recorder.keep(seen, coached)
     except WindowGoneError:
         if not args.json:
             print("the game's window closed", flush=True)
         return 0
     finally:
         target.close()
+        if recorder is not None:
+            recorder.close()
     return 0
 
 
 def _run_window(
-    target: Watched, decode: FrameDecoder, settings: WatchSettings, coach: Coach, display: str | None
+    target: Watched,
+    decode: FrameDecoder,
+    settings: WatchSettings,
+    coach: Coach,
+    display: str | None,
+    recorder: WatchRecorder | None = None,
 ) -> int:
     """The default view: the watch loop in a thread, the Tk window in this one; 0 once the game's window closes.
 
@@ -117,6 +138,8 @@ def _run_window(
             for seen in follow(target, decode, settings):
                 coached = coach.see(seen.board, seen.state, seen.t, seen.pointer_cell)
                 items.put((coached, seen.t, seen.window, seen.board_rect))
+                if recorder is not None:
+                    recorder.keep(seen, coached)
         except WindowGoneError:
             items.put(closed)
         except BaseException as exc:  # handed to the main thread, which raises it

@@ -9,14 +9,15 @@ judges each step against the answer for the position before it.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from autoplay.board.model import DIGITS, EXPLODED, MINE, Board
 from autoplay.board.rules import Rules
 from autoplay.errors import ContradictionError
 from autoplay.insight.explain import Explanation, explain_decision
-from autoplay.insight.review import GameReview, Judged, judge, steps_between
+from autoplay.insight.review import REVEAL, RISKIER, GameReview, Judged, judge, steps_between
+from autoplay.insight.win_cost import win_cost
 from autoplay.solver import analyze, choose_move
 from autoplay.solver.analysis import Analysis
 from autoplay.solver.decide import Decision
@@ -110,7 +111,7 @@ class Coach:
         finished = state in FINISHED
         steps = steps_between(before.board, board, t, finished=finished, pointer_cell=pointer_cell)
         probabilities = before.analysis.probabilities if before.analysis is not None else None
-        judged = [judge(step, before.board, probabilities, self.rules) for step in steps]
+        judged = [self._costed(judge(step, before.board, probabilities, self.rules), before) for step in steps]
         self.review.judged.extend(judged)
         summary = None
         if finished:
@@ -121,3 +122,11 @@ class Coach:
             advice = advise(board, self.rules, self.time_limit, self.explain_limit)
         self._last = (advice, state)
         return Coached(advice, state, judged, new_game, summary)
+
+    def _costed(self, judged: Judged, before: Advice) -> Judged:
+        """A reveal riskier than needed, with what it cost in win chance where the solver knows it."""
+        step = judged.step
+        if judged.verdict != RISKIER or step.action != REVEAL or step.cell is None or before.analysis is None:
+            return judged
+        win = win_cost(before.analysis, before.board.mines, step.cell, self.time_limit)
+        return judged if win is None else replace(judged, win=win)

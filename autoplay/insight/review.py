@@ -13,7 +13,8 @@ never a guess about where the click was.
 Verdicts, for the position before the step, with the solver's exact odds:
 ``certain`` (a cell proven safe, or a proven mine flagged), ``safest available``
 (no covered cell had lower odds), ``riskier than needed`` (a cell with higher
-odds than the lowest available; both are given), ``a certain mine`` (a cell
+odds than the lowest available; both are given, and late in a game the chance
+of winning before and after the step), ``a certain mine`` (a cell
 proven to be a mine was opened), ``a flag on a safe cell``, ``an uncertain flag``
 (a flag on a cell not proven either way), ``odds unknown`` (the solver had no
 odds for the cell: no mine count and the cell off the frontier, or an
@@ -28,6 +29,7 @@ from typing import Any
 from autoplay.board.model import DIGITS, EXPLODED, FLAG, MINE, UNKNOWN_CHARS, Board, Coord
 from autoplay.board.rules import Rules
 from autoplay.insight.bbbv import bbbv
+from autoplay.insight.win_cost import WinCost
 
 REVEAL, FLAG_STEP, UNFLAG = "reveal", "flag", "unflag"
 CERTAIN = "certain"
@@ -62,6 +64,9 @@ class Judged:
     verdict: str
     probability: float | None = None
     lowest: float | None = None
+    #: for a step riskier than needed, the chance of winning with best play and after the step, where the solver
+    #: knows them (:mod:`autoplay.insight.win_cost`: late in a game); else None
+    win: WinCost | None = None
 
     def to_dict(self) -> dict[str, Any]:
         s = self.step
@@ -74,6 +79,7 @@ class Judged:
             "verdict": self.verdict,
             "probability": self.probability,
             "lowest": self.lowest,
+            "win_chance": None if self.win is None else {"best": self.win.best, "after": self.win.after},
         }
 
 
@@ -170,11 +176,13 @@ def judge(step: Step, before: Board, probabilities: Probabilities | None, rules:
     if before.is_fresh and rules.first_click != "none":
         return Judged(step, CERTAIN, 0.0, 0.0)  # the game keeps the first click safe
     lowest = lowest_odds(before, probabilities)
-    odds = [_odds(probabilities, c) for c in step.candidates]
+    # the cell the pointer named; else which cell of a region was clicked cannot be seen: the kindest reading
+    clicked = (step.cell,) if step.cell is not None else step.candidates
+    odds = [_odds(probabilities, c) for c in clicked]
     known = [p for p in odds if p is not None]
     if not known:
         return Judged(step, UNKNOWN_ODDS, None, lowest)
-    p = min(known)  # which cell of a region was clicked cannot be seen: the kindest reading
+    p = min(known)
     if p <= 0.0:
         verdict = CERTAIN
     elif p >= 1.0:
@@ -266,7 +274,10 @@ def format_judged(j: Judged) -> str:
     opened = f", opened {len(s.opened)}" if s.action == REVEAL and len(s.opened) > 1 else ""
     odds = ""
     if j.verdict == RISKIER and j.probability is not None and j.lowest is not None:
-        odds = f" ({100 * j.probability:.1f}% where {100 * j.lowest:.1f}% was on offer)"
+        odds = f" ({100 * j.probability:.1f}% where {100 * j.lowest:.1f}% was on offer"
+        if j.win is not None:
+            odds += f"; win chance {100 * j.win.best:.1f}% -> {100 * j.win.after:.1f}%"
+        odds += ")"
     elif j.probability is not None and j.verdict not in (CERTAIN, CERTAIN_MINE, FLAG_ON_SAFE):
         odds = f" ({100 * j.probability:.1f}%)"
     return f"{s.t:7.2f} s {s.action} {where}{opened}: {j.verdict}{odds}"

@@ -227,7 +227,9 @@ def follow(
 
     A frame without a readable board (a paused gnome-mines hides it, a dialog covers it, more than
     ``RELOCATE_SHARE`` of its cells unreadable), or one whose numbers differ from the last position's, is
-    skipped and looked at again when the picture changes; a moved window is located afresh.
+    skipped and looked at again when the picture changes; a moved window is located afresh.  After a game's
+    end, other numbers are a new game, not a contradiction: xdemineur opens a region of its new board at once,
+    with no covered board between.
     """
     s = settings or WatchSettings()
     start = clock()
@@ -271,7 +273,8 @@ def follow(
         board, unread, state = shown_position(decoded, last[0] if last is not None else None, pointer_cell)
         if last == (board, state):
             continue  # a change that is no move: the pointer lit a tile, the counter or face redrew
-        if last is not None and renumbered(last[0], board) and contradicting < MAX_CONTRADICTING:
+        ended = last is not None and last[1] in ("won", "lost") and state == "playing"  # a new game after an end
+        if last is not None and not ended and renumbered(last[0], board) and contradicting < MAX_CONTRADICTING:
             contradicting += 1  # not the game's board (or the last reading was wrong: believed after a few)
             continue
         contradicting = 0

@@ -71,7 +71,7 @@ th{background:#eef0f4;font-weight:600}td.l,th.l{text-align:left}
 .frame ul{margin:4px 0 0;padding-left:18px;color:#3b4352}
 .frame .problem{color:#c62828}
 .badge{border-radius:10px;padding:1px 8px;font-size:12px;white-space:nowrap;color:#fff}
-.certain{background:#1a7f37}.guess{background:#d97706}.over{background:#5b6475}
+.certain{background:#1a7f37}.safest{background:#2f6fb0}.guess{background:#d97706}.over{background:#5b6475}
 .mismatch,.failed{background:#c62828}
 .legend{font-size:13px;color:#3b4352}
 .legend i{display:inline-block;width:12px;height:12px;border-radius:2px;margin:0 4px -1px 10px}
@@ -95,8 +95,13 @@ def render_page(
     sections: list[PageSection],
     columns: list[str],
     games: list[PageGame],
+    *,
+    steps_heading: str = "Every decision",
+    legend: str = LEGEND,
+    item: str = "decisions",
 ) -> str:
-    """The page as one HTML string; every text given is escaped, only section markup is taken as is."""
+    """The page as one HTML string; every text given is escaped, only section markup and ``legend`` (trusted
+    markup, like a section's) are taken as is."""
     out = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
@@ -110,8 +115,8 @@ def render_page(
         out.append(f"<h2>{escape(section.heading)}</h2><div class='card'><p>{escape(section.text)}</p>")
         out.append(section.markup + "</div>")
     out.append(_games_table(columns, games))
-    out.append("<h2>Every decision</h2>" + LEGEND)
-    out += [_filmstrip(game) for game in games]
+    out.append(f"<h2>{escape(steps_heading)}</h2>" + legend)
+    out += [_filmstrip(game, item) for game in games]
     out.append("</main></body></html>\n")
     return "".join(out)
 
@@ -136,10 +141,10 @@ def _games_table(columns: list[str], games: list[PageGame]) -> str:
     )
 
 
-def _filmstrip(game: PageGame) -> str:
-    frames = "".join(_frame(frame) for frame in game.frames) or "<p>No decisions were recorded.</p>"
+def _filmstrip(game: PageGame, item: str = "decisions") -> str:
+    frames = "".join(_frame(frame) for frame in game.frames) or f"<p>No {escape(item)} were recorded.</p>"
     heading = f"Game {game.number}: <span class='{_result_class(game.result)}'>{escape(game.result)}</span>"
-    count = f" ({len(game.frames)} decisions, scroll sideways)" if game.frames else ""
+    count = f" ({len(game.frames)} {item}, scroll sideways)" if game.frames else ""
     return f"<section class='game' id='game-{game.number}'><h2>{heading}{escape(count)}</h2><div class='strip'>{frames}</div></section>"
 
 

@@ -92,6 +92,18 @@ def test_each_verdict_against_the_exact_odds_of_the_position_before():
     assert judge(Step("reveal", cell, (cell,), (cell,), 0.0), guess, odds, ZERO).verdict in (SAFEST, CERTAIN)
 
 
+def test_a_region_opened_from_the_cell_the_pointer_names_is_judged_for_that_cell():
+    # (2,0) is certainly safe; a click on (2,5) that happens to open a region is as risky as (2,5) was, though the
+    # region also opened the certain cell: the pointer names the cell, and only without it is the kindest taken
+    before = board("1.....", "11....", "......", mines=5)
+    odds = analyze(before).probabilities
+    region = ((2, 0), (2, 5))
+    named = judge(Step("reveal", (2, 5), region, region, 0.0), before, odds, ZERO)
+    assert named.verdict == RISKIER and named.probability == odds[2][5]
+    unnamed = judge(Step("reveal", None, region, region, 0.0), before, odds, ZERO)
+    assert unnamed.verdict == CERTAIN
+
+
 def test_the_first_click_is_certain_where_the_game_protects_it():
     fresh = board("....", "....", mines=2)
     step = Step("reveal", (0, 0), ((0, 0),), ((0, 0),), 0.0)
