@@ -185,6 +185,31 @@ def tally(pos: Position, mines: int | None, *, deadline: float | None = None) ->
     return Tally(True, shares, solutions, weights, off_share, counts, estimates, estimated)
 
 
+def layout_count(pos: Position, mines: int) -> int:
+    """``tally(pos, mines).solutions`` without working out any cell's share: 0 where no layout fits.
+
+    The trap test (:mod:`traps`) needs only the number of layouts of many slightly changed positions;
+    every share would cost a product of big counts per component and group.  No deadline applies, as in
+    a :func:`tally` without one.
+    """
+    left = mines - len(pos.known_mines)
+    if left < 0:
+        return 0
+    pieces = _split(pos)
+    full: list[int] = [1]
+    frontier: set[int] = set()
+    for piece in pieces:
+        count = _count_cached(piece, None)
+        if not any(count.totals):
+            return 0
+        full = _convolve(full, count.totals)
+        for cells, _need in piece:
+            frontier.update(cells)
+    n_off = sum(1 for j in pos.unknown if j not in frontier)
+    room = _room(n_off, left, len(full))
+    return sum([w * r for w, r in zip(full, room) if w and r])
+
+
 def _unjoined(
     counts: list[ComponentCount], off: tuple[int, ...], left: int
 ) -> tuple[list[tuple[tuple[int, ...], int, int]], int, tuple[int, int] | None]:
@@ -257,6 +282,9 @@ class Outcomes(Mapping[int, Tally]):
         self._kept: tuple[list[list[int]], list[int]] | None = None
         self._kept_supports: list[int] | None = None
         self._tallies: dict[int, Tally | None] = {}
+        self._safe: dict[int, tuple[int, int] | None] = {}  # safe_cells' answers: the depth-3 search asks again
+        self._lowest: dict[int, float] = {}
+        self._first_safe: dict[int, int] = {}
 
     def safe_cells(self, number: int) -> tuple[int, int] | None:
         """(layouts, certainly safe cells) after the cell shows ``number``, or None when it cannot.
@@ -268,11 +296,20 @@ class Outcomes(Mapping[int, Tally]):
         huge counts; only the number of layouts needs one exact sum.  Equal to the joined tally's
         ``solutions`` and ``safe_cell_count()`` (``tests/solver/test_reveal_outcomes.py``).
         """
+        if number in self._safe:
+            return self._safe[number]
+        found = self._count_safe(number)
+        self._safe[number] = found
+        return found
+
+    def _count_safe(self, number: int) -> tuple[int, int] | None:
         if number not in self._by_number:
             return None
         done = self._tallies.get(number)
         if done is not None:
-            return done.solutions, done.safe_cell_count()
+            safe_cells = [j for cells, num, _den in done.shares if num == 0 for j in cells]
+            self._first_safe[number] = safe_cells[0] if safe_cells else -1
+            return done.solutions, len(safe_cells)
         if number in self._tallies:
             return None
         count = self._by_number[number]
@@ -289,6 +326,7 @@ class Outcomes(Mapping[int, Tally]):
         mine_support = _support(count.totals)
         others = [_sumset(e, mine_support) for e in self._kept_supports] + [_support(kept_all)]
         safe = 0
+        first = -1  # the first safe cell in the order of the joined tally's shares
         for i, component in enumerate([*self._counts, count]):
             _check(self._deadline)
             # places m where the rest of the board can hold the other mines: some k with others[k] and room[m+k]
@@ -298,10 +336,24 @@ class Outcomes(Mapping[int, Tally]):
                     live |= 1 << m
             for cells, per_m in zip(component.groups, component.group_mines):
                 if not _support(per_m) & live:
+                    if not safe:
+                        first = cells[0]
                     safe += len(cells)
         if n_off and not _support(full) & _support(_room(n_off - 1, self._left - 1, len(full))):
+            if not safe:
+                first = self._off[0]
             safe += n_off
+        self._first_safe[number] = first
         return total, safe
+
+    def first_safe(self, number: int) -> int:
+        """The first certainly safe cell after ``number`` (in the joined tally's order of shares), -1 for none.
+
+        Read from :meth:`safe_cells`' own work, so the depth-3 search needs no join to follow a lone safe cell.
+        """
+        if self.safe_cells(number) is None:
+            return -1
+        return self._first_safe[number]
 
     def _join(self, number: int) -> Tally | None:
         if number in self._tallies:
@@ -326,6 +378,15 @@ class Outcomes(Mapping[int, Tally]):
         if self._kept is None:
             self._kept = _leave_one_out([c.totals for c in self._counts], self._deadline)
         return self._kept
+
+    def lowest_probability(self, number: int) -> float:
+        """The joined tally's :meth:`Tally.lowest_probability` after ``number``, worked out once."""
+        found = self._lowest.get(number)
+        if found is None:
+            after = self._join(number)
+            assert after is not None
+            found = self._lowest[number] = after.lowest_probability()
+        return found
 
     def joined(self, number: int) -> Tally | None:
         """The tally after the cell shows ``number``, or None when it cannot (``get`` without a Python frame)."""

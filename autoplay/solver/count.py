@@ -251,15 +251,19 @@ class _Enumerator:
             ways = comb(size, x)
             shift = x * step
             for m, vec in below.items():
-                if ways != 1:
-                    new = [ways * v for v in vec]
-                else:
-                    new = list(vec)
-                new.insert(1, new[0] * x)
                 acc = out.get(m + shift)
                 if acc is None:
+                    if ways != 1:
+                        new = [ways * v for v in vec]
+                    else:
+                        new = list(vec)
+                    new.insert(1, new[0] * x)
                     out[m + shift] = new
-                else:
-                    out[m + shift] = [a + v for a, v in zip(acc, new)]
+                else:  # a list of this call's own making: added to in place, no new list per term
+                    first = ways * vec[0]
+                    acc[0] += first
+                    acc[1] += first * x
+                    for t in range(1, len(vec)):
+                        acc[t + 1] += ways * vec[t]
         self.memo[key] = out
         return out

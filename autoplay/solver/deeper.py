@@ -13,6 +13,13 @@ show, the position after it is valued by its best two-move survival ``V2``:
 Sibling positions share most frontier components, which the engine's component cache already
 keys by their constraints, so the re-counts are mostly look-ups.  Any deadline or budget hit
 abandons the deeper search and the two-move choice stands.
+
+The search plays exactly as the plain sum would, only doing less: the first move's outcomes are the
+look-ahead's own (counted once per candidate); a number's tally is joined only where its safe cells
+do not settle the value; a challenger stops as soon as a ceiling on what its remaining numbers can
+add (1, or the safest cell's chance where no cell is safe) cannot lift it past the leader; and a
+follow-up stops once it cannot beat an earlier one.  Every bound keeps a margin (:data:`_SURE`) far
+above float rounding, so no choice and no tie-break moves (``tests/sim/test_decision_hashes.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from autoplay.solver.analysis import Tally, reveal_outcomes
+from autoplay.solver.analysis import Outcomes, reveal_outcomes
 from autoplay.solver.count import BudgetExceeded
 from autoplay.solver.position import Position, with_reveal
 
@@ -38,6 +45,11 @@ MARGIN = 0.05
 _TIE = 1e-9
 
 
+#: Far above the rounding error of a sum of a few dozen chances below 1 (about 1e-16 each), far below any
+#: difference the search tells apart (:data:`_TIE`): a bound this far below a value is below it exactly.
+_SURE = 1e-12
+
+
 class _OutOfTime(Exception):
     pass
 
@@ -48,70 +60,127 @@ Candidates = Callable[[Position, dict[int, float]], list[int]]
 class _Search:
     """The three-move value of cells in one decision: the mine total, the deadline, how candidates are picked."""
 
-    def __init__(self, mines: int, deadline: float, candidates: Candidates):
+    def __init__(self, mines: int, deadline: float, candidates: Candidates, seen: dict[int, Outcomes] | None = None):
         self.mines, self.deadline, self.candidates = mines, deadline, candidates
+        self.seen: dict[int, Outcomes] = {} if seen is None else seen
 
     def survive_three(self, pos: Position, solutions: int, index: int, beat: float | None = None) -> float | None:
         """The chance of surviving ``index`` and the two best moves after it; None when the deadline passed.
 
         With ``beat``, the sum stops once the numbers still to come cannot lift it above ``beat``
-        (each adds at most its own chance), and the partial, losing value is returned.
+        (each adds at most its own chance, or the ceiling of :meth:`_ceiling`), and the partial, losing
+        value is returned.
         """
         try:
-            return self._value(pos, solutions, index, self._after_first, beat)
+            return self._value(pos, solutions, index, self._after_first, beat, self.seen.get(index))
         except (_OutOfTime, BudgetExceeded):
             return None
 
     def _value(
-        self, pos: Position, solutions: int, index: int, rest: Callable[..., float], beat: float | None = None
+        self,
+        pos: Position,
+        solutions: int,
+        index: int,
+        rest: Callable[..., float],
+        beat: float | None = None,
+        outcomes: Outcomes | None = None,
+        floor: float = 0.0,
     ) -> float:
         """Sum over the numbers ``index`` can show of their chance times ``rest`` of the position after it.
 
         ``solutions`` counts the layouts of ``pos``; each outcome's own count over it is its chance.
+        Each number's layouts and certainly safe cells are read without joining its tally
+        (:meth:`Outcomes.safe_cells`); ``rest`` joins it only when the safe cells do not settle the value.
+        ``outcomes`` is ``index``'s, when the look-ahead counted them already.  With ``floor``, the sum
+        stops once the numbers still to come cannot lift it to ``floor`` even with every float's
+        rounding against it (:data:`_SURE`): the partial value returned is then below ``floor``, and so
+        is the full one, so a caller keeping the larger of the two values reads the same as without it.
         """
         if time.perf_counter() > self.deadline:
             raise _OutOfTime
-        outcomes = reveal_outcomes(pos, self.mines, index, deadline=self.deadline)
-        left = sum(after.solutions for after in outcomes.values()) / solutions  # the chance ``index`` is safe
+        if outcomes is None:
+            outcomes = reveal_outcomes(pos, self.mines, index, deadline=self.deadline)
+        found: list[tuple[int, int, int]] = []
+        possible = 0
+        for value in outcomes.numbers():
+            counted = outcomes.safe_cells(value)
+            if counted is not None:
+                found.append((value, counted[0], counted[1]))
+                possible += counted[0]
+        left = possible / solutions  # the chance ``index`` is safe
+        # only the first move's sum has a ``beat`` (:meth:`survive_three`)
+        ceiling = 2.0 if beat is None else self._ceiling(outcomes, found, solutions)
         total = 0.0
-        for value, after in outcomes.items():
-            chance = after.solutions / solutions
-            total += chance * rest(pos, index, value, after)
+        for value, layouts, safe in found:
+            if beat is not None and total + ceiling <= beat + _TIE - _SURE:
+                break
+            chance = layouts / solutions
+            total += chance * rest(pos, index, value, outcomes, safe)
             left -= chance
             if beat is not None and total + left <= beat + _TIE:
                 break
+            if total + left < floor - _SURE:
+                break
+            if safe:
+                ceiling -= chance
+            else:
+                ceiling -= chance * (1.0 - outcomes.lowest_probability(value))
         return total
 
-    def _after_first(self, pos: Position, index: int, value: int, after: Tally) -> float:
+    @staticmethod
+    def _ceiling(outcomes: Outcomes, found: list[tuple[int, int, int]], solutions: int) -> float:
+        """At most what the numbers in ``found`` can add to a three-move value: their chances, each times 1 when
+        some cell is certainly safe after it, else times the safest cell's chance (no follow-up beats that).
+
+        Checked before each number, it drops a losing candidate before its follow-ups are counted, where the
+        plain sum of chances (``left``) cannot tell yet.
+        """
+        ceiling = 0.0
+        for value, layouts, safe in found:
+            chance = layouts / solutions
+            ceiling += chance if safe else chance * (1.0 - outcomes.lowest_probability(value))
+        return ceiling
+
+    def _after_first(self, pos: Position, index: int, value: int, outcomes: Outcomes, safe_count: int) -> float:
         """V2 of the position after ``index`` showed ``value`` (see the module docstring)."""
-        safe = [j for cells, num, _den in after.shares if num == 0 for j in cells]
-        if len(safe) >= 2:
+        if safe_count >= 2:
             return 1.0
         child = with_reveal(pos, index, value)
-        if safe:
-            return self._value(child, after.solutions, safe[0], self._after_second)
+        if safe_count:
+            counted = outcomes.safe_cells(value)
+            assert counted is not None
+            return self._value(child, counted[0], outcomes.first_safe(value), self._after_second)
+        after = outcomes.joined(value)
+        assert after is not None
         risk = {j: num / den for cells, num, den in after.shares for j in cells}
         best = 0.0
         for cell in self.candidates(child, risk)[:FOLLOW_UPS]:
             if 1.0 - risk[cell] <= best:
                 break
-            best = max(best, self._value(child, after.solutions, cell, self._after_second))
+            best = max(best, self._value(child, after.solutions, cell, self._after_second, floor=best))
         return best
 
     @staticmethod
-    def _after_second(pos: Position, index: int, value: int, after: Tally) -> float:
+    def _after_second(pos: Position, index: int, value: int, outcomes: Outcomes, safe_count: int) -> float:
         """The last move's survival: 1 when a safe cell appeared, else the safest cell's chance."""
-        return 1.0 if after.safe_cell_count() else 1.0 - after.lowest_probability()
+        return 1.0 if safe_count else 1.0 - outcomes.lowest_probability(value)
 
 
 def deeper_pick(
-    pos: Position, solutions: int, mines: int, ranked: list[Scored], deadline: float, candidates: Candidates
+    pos: Position,
+    solutions: int,
+    mines: int,
+    ranked: list[Scored],
+    deadline: float,
+    candidates: Candidates,
+    seen: dict[int, Outcomes] | None = None,
 ) -> tuple[int, float] | None:
     """(position in ``ranked`` of the candidate to play, its three-move survival), or None to keep the first.
 
     ``ranked`` is the look-ahead's order (best first, each with ``score()`` and ``survive_two``);
     only its leading candidates within :data:`MARGIN` of the best are weighed, and ties keep the
-    earlier one.  ``solutions`` counts the layouts of ``pos``.
+    earlier one.  ``solutions`` counts the layouts of ``pos``; ``seen`` holds the look-ahead's outcomes
+    of candidates (by cell), so their numbers are not counted again.
     """
     if len(ranked) < 2 or ranked[1].survive_two < 0:
         return None
@@ -119,7 +188,7 @@ def deeper_pick(
     close = [k for k, s in enumerate(ranked[:TOP_CANDIDATES]) if s.survive_two >= 0 and s.score() >= top - MARGIN]
     if len(close) < 2:
         return None
-    search = _Search(mines, deadline, candidates)
+    search = _Search(mines, deadline, candidates, seen)
     best_k, best_value = -1, -1.0
     for k in close:
         if ranked[k].safety <= best_value + _TIE:

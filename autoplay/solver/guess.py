@@ -41,7 +41,7 @@ from typing import Final
 import numpy as np
 
 from autoplay.board.model import neighbour_table
-from autoplay.solver.analysis import Analysis, reveal_outcomes
+from autoplay.solver.analysis import Analysis, Outcomes, reveal_outcomes
 from autoplay.solver.count import BudgetExceeded
 from autoplay.solver.deeper import deeper_pick
 from autoplay.solver.endgame import MAX_LAYOUTS, EndgameSearch, SearchTimeout, list_layouts
@@ -165,10 +165,11 @@ def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: floa
         reason = f"guess: a 50/50 in the making, probability {risk[pseudo]:.3f}"
         return GuessChoice(pseudo, risk[pseudo], reason, "pseudo-50/50", by_safety)
     scored: list[Scored] = []
+    seen: dict[int, Outcomes] = {}  # each candidate's outcomes, read again by the depth-3 search
     for index in candidates:
         if time.perf_counter() > deadline:
             break
-        entry = _look_ahead(pos, analysis, mines, index, risk[index], deadline, beat=best.score())
+        entry = _look_ahead(pos, analysis, mines, index, risk[index], deadline, beat=best.score(), keep=seen)
         if entry is None:
             break
         scored.append(entry)
@@ -189,7 +190,7 @@ def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: floa
     )
     deeper = None
     if depth >= 3 and mines is not None and len(scored) == len(candidates):
-        deeper = deeper_pick(pos, analysis.solutions, mines, ranked, deadline, _candidates)
+        deeper = deeper_pick(pos, analysis.solutions, mines, ranked, deadline, _candidates, seen)
     if deeper is not None:
         k, survive_three = deeper
         if k:
@@ -315,11 +316,13 @@ def _look_ahead(
     p_mine: float,
     deadline: float,
     beat: float | None = None,
+    keep: dict[int, Outcomes] | None = None,
 ) -> Scored | None:
     """Score one candidate by every number it could show; None when the deadline passed mid-way.
 
     With ``beat``, scoring stops as soon as the outcomes still to come cannot lift the score to ``beat``
     (each can add at most its chance times ``1 + PROGRESS_BONUS``); the partial, losing score is returned.
+    ``keep`` receives the candidate's outcomes (counted and partly joined) for the depth-3 search.
     """
     # Every chance is (an outcome's layouts) / (this position's layouts), so the sums are kept as exact
     # numerators over that one denominator; only the chance of surviving an outcome that opens nothing
@@ -336,6 +339,8 @@ def _look_ahead(
         return None
     try:
         outcomes = reveal_outcomes(pos, mines, index, deadline=deadline)
+        if keep is not None:
+            keep[index] = outcomes
         for value in outcomes.numbers():  # ascending; a number the join rules out is skipped
             found = outcomes.safe_cells(value)  # counted only now, so numbers after a cut cost nothing
             if found is None:

@@ -31,8 +31,7 @@ from typing import Final
 import numpy as np
 
 from autoplay.errors import ContradictionError
-from autoplay.solver.analysis import tally
-from autoplay.solver.count import BudgetExceeded
+from autoplay.solver.analysis import layout_count
 from autoplay.solver.position import Constraint, Position, useful_constraints
 
 #: Traps still missing more outer mines than this are not tried: a cell that is a mine only inside one is
@@ -66,8 +65,8 @@ def pseudo_fifty_fifty(
     """A cell that is a mine only where a trap holds it (see the module docstring), or None.
 
     ``risk`` and ``shares`` give every unknown cell's mine chance (by flat index as a float, by row
-    and column exactly); ``solutions`` counts the layouts of ``pos``.  Raises
-    :class:`BudgetExceeded` when a count does not fit the engine's budget.
+    and column exactly); ``solutions`` counts the layouts of ``pos``.  The counts have no deadline
+    (the forced positions differ from ``pos`` in a few cells, so they cost about what counting it did).
     """
     cols = pos.cols
     unknown, known = set(pos.unknown), set(pos.known_mines)
@@ -122,7 +121,7 @@ def forced_count(pos: Position, mines: int, trap: Trap) -> int:
     """Layouts of ``pos`` in which the trap's mines and outer cells are mines and its safe cells are not.
 
     The forced cells leave the position the way flags and shown cells do, and what is left is counted
-    by the engine (untouched components come from its cache).
+    by the engine (untouched components come from its cache; no cell's share is worked out).
     """
     trap_mines, trap_safe, missing = trap
     forced_mines = set(trap_mines) | set(missing)
@@ -147,12 +146,9 @@ def forced_count(pos: Position, mines: int, trap: Trap) -> int:
             tuple(sorted((*pos.known_mines, *forced_mines))),
             useful_constraints(constraints, pos.cols),
         )
-        counted = tally(forced, mines)
     except ContradictionError:
         return 0
-    if counted.approximate:
-        raise BudgetExceeded
-    return counted.solutions
+    return layout_count(forced, mines)
 
 
 def _sites(pos: Position, risk: Mapping[int, float]) -> list[tuple[int, int]]:

@@ -55,6 +55,10 @@ def test_safe_cells_without_the_join_equal_the_joined_tally():
             joined = slow.joined(value)
             expected = None if joined is None else (joined.solutions, joined.safe_cell_count())
             assert fast.safe_cells(value) == expected, (board.to_text(), index, value)
+            if joined is not None:  # the depth-3 search follows the first safe cell of the joined shares
+                safe = [j for cells, num, _den in joined.shares if num == 0 for j in cells]
+                assert fast.first_safe(value) == (safe[0] if safe else -1), (board.to_text(), index, value)
+                assert fast.lowest_probability(value) == joined.lowest_probability()
             compared += expected is not None
             with_safe += expected is not None and expected[1] > 0
     assert compared > 100 and with_safe > 20
