@@ -105,10 +105,13 @@ class Outcome:
 
 
 class Table:
-    """One Xvfb, one gnome-mines expert game and one press witness; ``close()`` ends them all."""
+    """One Xvfb, one expert game (gnome-mines unless ``game`` names another shipped one) and one press witness;
+    ``close()`` ends them all."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, game: str = "gnome-mines") -> None:
         self.workdir = workdir
+        self.game_name = game
+        self.face: Rect | None = None  # xdemineur's new-game face, in window pixels: a press there is on target
         self.server = VirtualDisplay().start()
         self.env = {**os.environ, "DISPLAY": self.server.name, "PYTHONPATH": str(ROOT)}
         self.game: RunningGame | None = None
@@ -126,7 +129,8 @@ class Table:
             raise
 
     def relaunch(self) -> None:
-        """A fresh gnome-mines (after a test killed or moved the last one)."""
+        """A fresh game (after a test killed or moved the last one)."""
+        from autoplay.play.live import find_face
         from autoplay.vision import load_skin, locate_grid
 
         if self.game is not None:
@@ -135,15 +139,16 @@ class Table:
             self.launches = getattr(self, "launches", 0) + 1
             folder = self.workdir / f"game-{self.launches}"
             try:
-                self.game = launch_game("gnome-mines", self.server.name, preset="expert", workdir=folder)
+                self.game = launch_game(self.game_name, self.server.name, preset="expert", workdir=folder)
                 break
             except ControlError:
                 if attempt == 2:
                     raise
-        skin, deadline = load_skin("gnome-mines"), time.monotonic() + 20
+        skin, deadline = load_skin(self.game_name), time.monotonic() + 20
         while True:  # GTK may paint the board a while after the window settled on its background
             try:
-                grid = locate_grid(grab(self.game.window.rect, self.server.name), skin)
+                frame = grab(self.game.window.rect, self.server.name)
+                grid = locate_grid(frame, skin)
                 break
             except UnreadableBoardError:
                 if time.monotonic() > deadline:
@@ -151,6 +156,7 @@ class Table:
                 time.sleep(0.2)
         x0, y0, x1, y1 = grid.rect
         self.board_in_window = (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+        self.face = find_face(frame, grid) if self.game_name == "xdemineur" else None
 
     @property
     def board(self) -> Rect:
