@@ -46,6 +46,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--time-limit", type=positive_seconds, default=1.0, metavar="S", help="solver time per decision (default 1 s)"
     )
     add_redraw_options(p, "; gnome-mines draws a cascade over several 16 ms frames, xdemineur in one")
+    p.add_argument(
+        "--no-damage",
+        dest="damage",
+        action="store_false",
+        help="X11: wait for redraws by polling the board's pixels only, not on the X server's damage reports",
+    )
     p.set_defaults(func=run)
 
 
@@ -66,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     display = args.display or os.environ.get("DISPLAY")
     backend = choose_backend_for(args, display)
     window, screen, mouse = connect(
-        display, query.wm_class, query.title, args.wait_window, skin, pid=query.pid, backend=backend
+        display, query.wm_class, query.title, args.wait_window, skin, pid=query.pid, backend=backend, damage=args.damage
     )
     recorder = None
     if args.record:
@@ -112,6 +118,9 @@ def run(args: argparse.Namespace) -> int:
         if recorder is not None:
             recorder.close(**{k: v for k, v in data.items() if k != "per_game"})
         window.close_connection()
+        close_screen = getattr(screen, "close", None)
+        if close_screen is not None:
+            close_screen()
         mouse.close()
         if args.json:  # also when stopped early: the finished games still count
             json.dump(data, sys.stdout, indent=2)
@@ -166,9 +175,15 @@ def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any) ->
 
 
 def _print_game(result: Any) -> None:
+    from autoplay.insight.speed import show, speed_figures
+
+    figures = speed_figures(result.final_board, result.result, result.seconds, result.clicks)
+    total, solved = figures["3bv"], figures["3bv_solved"]
+    bbbv = show(total) if solved == total else f"{show(solved)}/{show(total)}"
     print(
-        f"game {result.game}: {result.result} in {result.seconds:.2f} s, {result.moves} moves, "
-        f"{result.guesses} guesses",
+        f"game {result.game}: {result.result} in {result.seconds:.2f} s, 3BV {bbbv}, "
+        f"3BV/s {show(figures['3bv_per_second'])}, {result.clicks} clicks, efficiency {show(figures['efficiency'])}; "
+        f"{result.moves} moves, {result.guesses} guesses",
         flush=True,
     )
 
@@ -184,5 +199,7 @@ def _print_summary(data: dict[str, Any]) -> None:
         f"{data['seconds_per_game']} s per game, {data['moves_per_second']} moves/s, {data['guesses']} guesses; "
         f"clicks: {data['clicks_attempted']} attempted, {data['clicks_refused']} refused"
     )
+    if data["3bv_per_second_median"] is not None:
+        print(f"3BV/s median {data['3bv_per_second_median']}, efficiency median {data['efficiency_median']}")
     if data["ms_per_decision"]:
         print("ms per decision: " + ", ".join(f"{k} {v}" for k, v in data["ms_per_decision"].items()))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from autoplay.control.capture import grab, screen_size
+from autoplay.control.damage import DamageWatch
 from autoplay.control.guard import WindowGuard
 from autoplay.control.mouse import Mouse, Rect
 from autoplay.control.window import GameWindow, Window, find_window, list_windows
@@ -40,6 +41,8 @@ class LiveScreen:
     window: Window
     display: str | None
     guard: WindowGuard
+    #: The server's damage reports on the window (None: redraws are waited for by polling pixels only).
+    damage: DamageWatch | None = None
 
     def grab(self) -> np.ndarray:
         return grab(self.window.rect, self.display)
@@ -60,6 +63,11 @@ class LiveScreen:
     def focus(self) -> None:
         self.guard.focus()
 
+    def close(self) -> None:
+        """Close the damage watch's connection, if any; safe to call twice."""
+        if self.damage is not None:
+            self.damage.close()
+
 
 def connect(
     display: str | None,
@@ -70,13 +78,15 @@ def connect(
     *,
     pid: int | None = None,
     backend: str = "x11",
+    damage: bool = False,
 ) -> tuple[Window | GameArea, LiveScreen | PortableScreen, Mouse]:
     """Find the game window and build the screen and the guarded mouse for it.
 
     When no window has the expected class, title or pid (a renamed build, a
     clone without WM_CLASS), the board itself is looked for on the whole screen
     and the topmost window around it is played, if a skin is given to look
-    with.  ``backend="portable"`` finds it without X11 (see play/portable.py).
+    with.  ``backend="portable"`` finds it without X11 (see play/portable.py).  ``damage`` lets the player
+    wait for redraws on the X server's DAMAGE reports (see control/damage.py) where the server has them.
     """
     if backend == "portable":
         mouse = Mouse.for_display(display, screen_size(display))
@@ -92,7 +102,8 @@ def connect(
             raise
         window = window_showing_board(display, skin, missing)
     mouse = Mouse.for_window(window, screen_size(display))
-    return window, LiveScreen(window, display, mouse.guard), mouse
+    watch = DamageWatch.open(display, window.id) if damage else None
+    return window, LiveScreen(window, display, mouse.guard, watch), mouse
 
 
 def window_showing_board(display: str | None, skin: Skin, missing: ControlError) -> Window:

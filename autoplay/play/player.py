@@ -35,9 +35,11 @@ from autoplay.board.model import DIGITS, EXPLODED, FLAG, HIDDEN, MINE, Board
 from autoplay.board.rules import Rules
 from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
+from autoplay.control.damage import DamageWatch
 from autoplay.control.guard import BoardCovered
 from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
+from autoplay.insight.speed import speed_figures
 from autoplay.outputs import run_folder
 from autoplay.play.board_place import AreaScreen, BoardLost, PressedAstray, astray, in_place, still_in_place
 from autoplay.play.final_board import mines_accounted, with_own_flags, won_unread_as_mines
@@ -53,6 +55,7 @@ from autoplay.play.fresh_looks import (
 )
 from autoplay.play.proven_open import UnknownInPlay, proven_opened
 from autoplay.play.recorder import Recorder
+from autoplay.play.redraw import DAMAGE_CEILING, DamageRhythm, poll_board
 from autoplay.solver.decide import Decision, Move
 from autoplay.solver.unknown_cells import avoid_cells, with_unknown_covered
 from autoplay.vision.debug import write_debug_image
@@ -172,6 +175,8 @@ class GameResult:
             "decisions": self.decisions,
             "moves": self.moves,
             "clicks": self.clicks,
+            # 3BV, 3BV cleared, 3BV/s, efficiency: what people compare; None where the end board hides the layout
+            **speed_figures(self.final_board, self.result, self.seconds, self.clicks),
             "guesses": self.guesses,
             "retries": self.retries,
             "rereads": self.rereads,
@@ -191,14 +196,14 @@ class GameResult:
 class _Timed:
     """Wraps the screen's grab to split the settle wait into capture time and idle time."""
 
-    def __init__(self, grab: Callable[[], np.ndarray]) -> None:
+    def __init__(self, grab: Callable[..., np.ndarray]) -> None:
         self._grab = grab
         self.seconds = 0.0
 
-    def __call__(self) -> np.ndarray:
+    def __call__(self, *area: Any) -> np.ndarray:
         t = time.perf_counter()
         try:
-            return self._grab()
+            return self._grab(*area)
         finally:
             self.seconds += time.perf_counter() - t
 
@@ -372,6 +377,10 @@ class Player:
         #: time a board taken as drawn turns out to be still changing (see ``still_drawing``).
         self.quiet = self.settings.settle_interval
         self.rhythm_samples = 0  # redraws watched with a long wait to learn the game's rhythm (RHYTHM_SAMPLES)
+        #: The X server's damage reports on the game window, where the screen has them: settling without polling.
+        watch = getattr(screen, "damage", None)
+        self.damage = DamageRhythm(watch) if isinstance(watch, DamageWatch) else None
+        self.settled_by_damage = False  # whether the last frame was taken on the damage reports' word
         #: ``play --learn``'s naming of unknown tiles while a game goes on: True when it learned some and
         #: the player now reads them.
         self.learn_during_game: Callable[[UnknownInPlay], bool] | None = None
@@ -386,14 +395,36 @@ class Player:
         if change_timeout is None:
             change_timeout = s.change_timeout if baseline is not None else 0.0
         learning = baseline is not None and self.rhythm_samples < RHYTHM_SAMPLES
-        settled = wait_settled(
-            timed,
-            max(self.quiet * patience, MAX_QUIET if learning else 0.0),
-            s.settle_timeout + change_timeout,  # a long wait for the first change leaves the redraw its own time
-            baseline=baseline,
-            change_timeout=change_timeout,
-            roi=board_roi(self.grid),
-        )
+        roi = board_roi(self.grid)
+        timeout = s.settle_timeout + change_timeout  # a long wait for the first change leaves the redraw its time
+        damage = self.damage if self.damage is not None and self.damage.usable and roi is not None else None
+        if damage is not None and baseline is not None and roi is not None:
+            was_learning = damage.learning
+            heard = damage.settle(timed, baseline, roi, change_timeout, patience, timeout, MAX_QUIET)
+            self.settled_by_damage = heard is not None
+            if heard is not None:
+                settled, pause = heard
+                if was_learning and settled.changed:  # the rhythm for the pixels too, where they are polled
+                    self.rhythm_samples += 1
+                    self.quiet = max(self.quiet, min(MAX_QUIET, RHYTHM_MARGIN * pause))
+                return settled, timed.seconds
+        self.settled_by_damage = False
+        interval = max(self.quiet * patience, MAX_QUIET if learning else 0.0)
+        if isinstance(self.screen, AreaScreen) and roi is not None:
+            part = _Timed(self.screen.grab_area)
+            settled = poll_board(
+                timed,
+                part,
+                roi,
+                interval,
+                timeout,
+                baseline=baseline,
+                change_timeout=change_timeout,
+                before_grab=self.damage.forget if self.damage is not None else lambda: None,
+            )
+            timed.seconds += part.seconds
+        else:
+            settled = wait_settled(timed, interval, timeout, baseline=baseline, change_timeout=change_timeout, roi=roi)
         if learning and settled.changed:
             self.rhythm_samples += 1
             self.quiet = max(self.quiet, min(MAX_QUIET, RHYTHM_MARGIN * settled.longest_pause))
@@ -481,6 +512,15 @@ class Player:
         a game that draws in one step keeps the short wait and a slow one is waited for.
         """
         self.quiet = min(2 * self.quiet, max(MAX_QUIET, self.settings.settle_interval))
+        if self.damage is not None:
+            self.damage.slower(DAMAGE_CEILING)
+
+    def caught_mid_redraw(self) -> None:
+        """Cells that read as no known tile on a frame the damage reports called finished: the game draws in
+        steps further apart than the quiet wait (a GTK game's next frame), so that wait doubles.  Polling, whose
+        wait is learnt from the pixels, is left as it is: a tile the skin does not know is no reason to wait."""
+        if self.damage is not None and self.settled_by_damage:
+            self.damage.slower(DAMAGE_CEILING)
 
     def close_own_dialog(self, covered: BoardCovered) -> bool:
         """Close the game's own dialog named by ``covered`` (Escape, never a click); False if it is not one.
@@ -527,8 +567,12 @@ class Player:
         window = self.screen.window_rect()
         board = board_rect_on_screen(grid, window)
         x0, y0, x1, y1 = grid.rect
-        now = self.screen.grab()
-        if not np.array_equal(now[y0:y1, x0:x1], frame[y0:y1, x0:x1]):
+        if isinstance(self.screen, AreaScreen):  # the board alone: a fraction of the window's pixels
+            board_now = self.screen.grab_area((x0, y0, x1 - x0, y1 - y0))
+        else:
+            board_now = self.screen.grab()[y0:y1, x0:x1]
+        if not np.array_equal(board_now, frame[y0:y1, x0:x1]):
+            now = self.screen.grab()
             self.check_window()  # a window in front or a move gets its own message
             if in_place(frame, now, grid):
                 self.still_drawing()  # only cells changed: a late redraw
@@ -777,6 +821,7 @@ class _GameInProgress:
             # Read again first: a cell caught mid-redraw reads on the next frame; a tile the skin
             # does not know reads the same twice and is then played around.
             self.last_unknown = set(unknown)
+            self.player.caught_mid_redraw()
             return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         unknown = sorted(set(unknown) | self.suspects)
         self.own_flags = sorted(rc for rc in unknown if rc in self.result.flagged)

@@ -6,6 +6,7 @@ so it is passed in as a function; this module only sequences games and sums up.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +62,9 @@ class SessionSummary:
             "click_retries": sum(g.retries for g in self.games),
             "rereads": sum(g.rereads for g in self.games),
             "losses_after_certain_move": sum(g.result == "lost" and not g.last_was_guess for g in self.games),
+            # the median over the games whose layout is known (won, or lost with every mine shown)
+            "3bv_per_second_median": _median([g.to_dict()["3bv_per_second"] for g in self.games]),
+            "efficiency_median": _median([g.to_dict()["efficiency"] for g in self.games]),
             "ms_per_decision": {k: round(1000 * v / decisions, 2) for k, v in phases.items()} if decisions else {},
             "stopped": self.stopped,
             "unfinished_game": None
@@ -68,6 +72,16 @@ class SessionSummary:
             else {"game": self.unfinished.game, **self.unfinished.to_dict()},
             "per_game": [{"game": g.game, **g.to_dict()} for g in self.games],
         }
+
+
+def _median(values: list[float | None]) -> float | None:
+    """The median of the known values, None when there is none.
+
+    >>> _median([2.0, None, 1.0, 4.0]), _median([None])
+    (2.0, None)
+    """
+    known = [v for v in values if v is not None]
+    return round(statistics.median(known), 3) if known else None
 
 
 def play_session(

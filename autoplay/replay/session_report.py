@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from autoplay.insight.record import explanation_lines
+from autoplay.insight.speed import show
 from autoplay.render.board_image import render_board
 from autoplay.render.report_page import PageFrame, PageGame, PageSection, render_page
 from autoplay.render.thumbnail import board_cutout, data_uri
@@ -29,7 +30,7 @@ THUMB_QUALITY = 60
 FINAL_BOARD_CELL_PX = 8
 #: Explanation lines shown under a thumbnail before "... and N more".
 EXPLANATION_LINES = 4
-GAME_COLUMNS = ["seconds", "decisions", "moves", "guesses", "replayed"]
+GAME_COLUMNS = ["seconds", "3BV", "3BV/s", "clicks", "efficiency", "decisions", "moves", "guesses", "replayed"]
 
 
 @dataclass(frozen=True)
@@ -138,12 +139,24 @@ def _page_game(game: GameStats, frames: list[PageFrame], statuses: list[str]) ->
     reproduced = sum(s in ("ok", "over") for s in statuses)
     cells = [
         f"{game.seconds:.2f}" if game.seconds is not None else "-",
+        _bbbv_text(game),
+        show(game.figures.get("3bv_per_second")),
+        "-" if game.clicks is None else str(game.clicks),
+        show(game.figures.get("efficiency")),
         str(game.decisions),
         str(game.moves),
         str(game.guesses),
         f"{reproduced}/{len(statuses)}",
     ]
     return PageGame(game.number, game.result, cells, final, frames)
+
+
+def _bbbv_text(game: GameStats) -> str:
+    """The layout's 3BV; for a lost game the part cleared too ("41/160"), as the community writes it."""
+    total, solved = game.figures.get("3bv"), game.figures.get("3bv_solved")
+    if total is None or solved is None or solved == total:
+        return show(total)
+    return f"{show(solved)}/{show(total)}"
 
 
 def _facts(stats: SessionStats, counts: ReportCounts) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from autoplay.board.model import Board
 from autoplay.board.textformat import parse_board
 from autoplay.errors import BoardFormatError
+from autoplay.insight.speed import speed_figures
 from autoplay.replay.recording import RecordedDecision, Recording
 from autoplay.sim.stats import wilson_interval
 
@@ -33,6 +34,9 @@ class GameStats:
     guesses: int
     phase_seconds: dict[str, float]
     final_board: Board | None = None
+    clicks: int | None = None  # the presses the game took (None in recordings that did not say)
+    #: 3BV, 3BV cleared, 3BV/s and efficiency (autoplay.insight.speed); None where the layout is not known
+    figures: dict[str, float | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -96,16 +100,22 @@ def session_stats(recording: Recording) -> SessionStats:
         phases = _phase_seconds(details.get("timing"))
         if phases is None:
             phases = {p: sum(float(d.timing.get(p, 0.0)) for d in decisions) for p in PHASES}
+        seconds = _number(details.get("seconds"))
+        clicks = details.get("clicks") if isinstance(details.get("clicks"), int) else None
         games.append(
             GameStats(
                 number=number,
                 result=record.result if record is not None else "unfinished",
-                seconds=_number(details.get("seconds")),
+                seconds=seconds,
                 decisions=len(decisions),
                 moves=sum(len(d.moves) for d in decisions),
                 guesses=sum(d.guess for d in decisions),
                 phase_seconds=phases,
                 final_board=_board(details.get("final_board")),
+                clicks=clicks,
+                figures=speed_figures(
+                    _text(details.get("final_board")), record.result if record else "", seconds or 0.0, clicks or 0
+                ),
             )
         )
     skin = recording.skin
@@ -131,3 +141,7 @@ def _board(text: object) -> Board | None:
         return parse_board(text, source="final_board")
     except BoardFormatError:
         return None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None

@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from unseen_looks import TruthAudit, audit_session  # noqa: E402  (benchmarks/, put on the path above)
 from web_clone import serve, stop  # noqa: E402
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 
 USER_OPTIONS = ["--first-click", "zero", "--win", "reveal", "--new-game-key", "F2", "--mines", "16x30=99"]
 GAMES = 2

@@ -28,7 +28,7 @@ from autoplay.control.games import launch_page
 from autoplay.control.window import Window, list_windows
 from autoplay.control.xserver import VirtualDisplay
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 
 TITLE = "Autoplay Browser Check 7f3a"
 #: The body's colour and the box's, as BGR (what grab returns).

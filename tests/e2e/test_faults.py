@@ -20,7 +20,7 @@ from autoplay.errors import UnreadableBoardError
 from autoplay.vision import load_skin, locate_grid
 from tests.e2e.fault_harness import Table, random_cover_rect, read_events
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 
 
 @pytest.fixture

@@ -15,15 +15,17 @@ from pathlib import Path
 
 import pytest
 
+from autoplay.board.textformat import format_board
 from autoplay.control.capture import grab
 from autoplay.control.games import launch_game
 from autoplay.control.xserver import VirtualDisplay
+from autoplay.insight.speed import speed_figures
 from autoplay.play.live import vision_decoder
 from autoplay.replay.recording import read_recording
 from autoplay.solver import choose_move
 from autoplay.vision import Grid, decode_frame, load_skin, read_image
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 
 GAMES_PER_SKIN = 3
 SESSION_TIMEOUT = 240  # seconds for all games of one skin; an expert game takes a few seconds
@@ -106,4 +108,10 @@ def test_real_game_sessions_end_in_detected_results_with_safe_clicks(display, ga
     assert game_clicks <= summary["clicks_attempted"] <= game_clicks + GAMES_PER_SKIN
 
     assert [g.result for g in recording.games] == results
+    # 3BV of the last game as reported equals the 3BV of the board the window itself shows at the end
+    last = summary["per_game"][-1]
+    shown = speed_figures(format_board(final.board), last["result"], last["seconds"], last["clicks"])
+    if shown["3bv"] is not None:
+        assert (last["3bv"], last["3bv_solved"]) == (shown["3bv"], shown["3bv_solved"]), last
+        assert last["efficiency"] == round(last["3bv_solved"] / last["clicks"], 3)
     assert check_replay(tmp_path / "rec", game) == summary["decisions"]

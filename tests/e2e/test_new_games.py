@@ -25,7 +25,7 @@ from autoplay.control.games import RunningGame, launch_game
 from autoplay.control.window import find_window
 from autoplay.control.xserver import VirtualDisplay
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 #: (game, --tile) -> fixture prefix and the lattice measured on it: first tile's left and top edge, pitch.
 CASES = {

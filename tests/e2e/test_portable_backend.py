@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -22,13 +23,14 @@ from autoplay.control.capture import grab
 from autoplay.control.games import launch_game
 from autoplay.control.window_query import WindowQuery
 from autoplay.control.xserver import VirtualDisplay
+from autoplay.errors import ControlError, UnreadableBoardError
 from autoplay.play.live import vision_decoder
 from autoplay.play.portable import BoardChangedError, ScreenArea, connect_portable
-from autoplay.vision import load_skin, locate_grid
+from autoplay.vision import Grid, Skin, load_skin, locate_grid
 from tests.e2e.test_window_finding import Maker
 from tests.e2e.xrecord import ButtonPresses
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 3
 #: Where the game window is moved, so that "found on the whole screen" is not "found at the origin".
@@ -47,6 +49,19 @@ x11.Window.focus = x11.Window.current_geometry = x11.Window.refresh = forbidden
 from autoplay.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
+
+
+def board_after_redraw(rect: tuple[int, int, int, int], display: str, skin: Skin, timeout: float = 10.0) -> Grid:
+    """The board in the moved window, once the game has drawn it there: on a busy machine (tests run in parallel)
+    the first grab after the move can still be blank; a board never drawn still fails, after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return locate_grid(grab(rect, display), skin)
+        except UnreadableBoardError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 def run_portable(display: str, args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
@@ -71,7 +86,7 @@ def test_forced_portable_play_finishes_real_gnome_mines_games_clicking_only_the_
         move = ["xdotool", "windowmove", "--sync", str(game.window.id), *map(str, WINDOW_AT)]
         subprocess.run(move, env=env, check=True, timeout=10)
         game.window.x, game.window.y = WINDOW_AT
-        grid = locate_grid(grab(game.window.rect, server.name), skin)
+        grid = board_after_redraw(game.window.rect, server.name, skin)
         x0, y0, x1, y1 = grid.rect
         board = (WINDOW_AT[0] + x0, WINDOW_AT[1] + y0, WINDOW_AT[0] + x1, WINDOW_AT[1] + y1)
 
@@ -115,7 +130,15 @@ def test_the_board_check_before_each_batch_sees_a_moved_and_a_covered_window(tmp
         with pytest.raises(BoardChangedError):
             screen.check()
 
-        area, screen = connect_portable(server.name, WindowQuery(), skin, (1.0, 1.0))
+        deadline = time.monotonic() + 10.0  # on a busy machine the moved window may not be redrawn yet
+        while True:
+            try:
+                area, screen = connect_portable(server.name, WindowQuery(), skin, (1.0, 1.0))
+                break
+            except ControlError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
         after = (area.x + screen.board.rect[0], area.y + screen.board.rect[1])
         assert (after[0] - before[0], after[1] - before[1]) == (90, 60)  # found again at its new place
         screen.grab()

@@ -16,7 +16,7 @@ from autoplay.control.window import WindowGoneError, WindowMovedError, find_wind
 from autoplay.control.xserver import VirtualDisplay
 from autoplay.errors import ControlError
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -39,7 +39,7 @@ from autoplay.render import save_png
 from autoplay.vision import load_skin, locate_grid
 from tests.e2e.fault_harness import WITNESS, read_events, wait_ready
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 ROOT = Path(__file__).resolve().parents[2]
 FIRST = (8, 15)
 #: The planted click must be this much riskier than the safest cell on offer.

@@ -22,7 +22,7 @@ from autoplay.control.window import find_window, list_windows
 from autoplay.control.window_query import AmbiguousWindowError, NoWindowError
 from autoplay.control.xserver import VirtualDisplay
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 ROOT = Path(__file__).resolve().parents[2]
 
 #: A child process that maps a window with a WM_NAME only (no WM_CLASS, no _NET_WM_PID) and waits.

@@ -23,7 +23,7 @@ from autoplay.control.xserver import VirtualDisplay, start_window_manager
 from autoplay.vision import decode_frame, load_skin, locate_grid
 from tests.e2e.fault_harness import ROOT, WITNESS, inside, read_events, wait_ready
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 
 
 @pytest.mark.parametrize("backend", ["x11", "portable"])

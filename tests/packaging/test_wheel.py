@@ -13,6 +13,8 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from autoplay import __version__
 from autoplay.board import read_board
 from autoplay.compiled import COMPILED, COMPILED_SOURCES, RECORD_NAME
@@ -20,6 +22,8 @@ from tests.packaging.compiler import can_compile
 from tests.packaging.wheel import REPO, InstalledWheel, build_wheel
 
 FIXTURES = REPO / "tests" / "fixtures"
+
+pytestmark = pytest.mark.slow  # builds the wheel twice and installs it into a fresh venv: minutes
 
 
 def test_wheel_carries_the_skins_the_types_marker_and_the_licence(installed_wheel: InstalledWheel) -> None:

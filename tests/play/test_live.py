@@ -9,6 +9,8 @@ from autoplay.errors import ControlError
 from autoplay.play.live import find_face, new_game_starter
 from autoplay.vision.grid import Grid
 
+pytestmark = pytest.mark.spread  # independent tests that wait on the clock: any worker may take each
+
 
 def test_face_is_the_yellow_blob_above_the_board():
     frame = np.full((200, 300, 3), 180, np.uint8)

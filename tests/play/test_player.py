@@ -25,6 +25,8 @@ from autoplay.solver import Move, choose_move
 from autoplay.vision.grid import Grid
 from tests.play.fakes import CODES, SHADE, FakeBackend, FakeDecoded, FakeGuard, FakeTable
 
+pytestmark = pytest.mark.spread  # many independent tests that wait on the clock: any worker may take each
+
 FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05, unasked_wait=0.05)
 
 

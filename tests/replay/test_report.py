@@ -154,6 +154,7 @@ def chromium(*args: str) -> subprocess.CompletedProcess[str]:
         )
 
 
+@pytest.mark.slow  # a real browser: 20 s
 def test_the_page_renders_in_real_chromium_with_every_image_loaded(recordings, tmp_path, capsys):
     new, _ = recordings
     page, _ = report(new, tmp_path / "page.html", capsys)

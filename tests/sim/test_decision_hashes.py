@@ -27,6 +27,8 @@ from autoplay.board.rules import PRESETS, Rules
 from autoplay.sim.runner import GameSpec, play_game, solver_decider
 from autoplay.solver.decide import Decision
 
+pytestmark = pytest.mark.spread  # each case plays its own games: any worker may take each
+
 #: (preset, first-click rule, games, seed) -> digest of every decision (fb3aca9; expert re-pinned, see above).
 PINNED: dict[tuple[str, str, int, int], str] = {
     ("expert", "safe", 200, 1): "ae322cea34f08fbeef53a84bfc70e25b0e357e15506f60be090fe838aecd8607",

@@ -1,0 +1,160 @@
+"""The X server's word on when a window was redrawn: the DAMAGE extension.
+
+Polling pixels can only say "unchanged for so long", so every decision waited a fixed quiet interval (35 ms)
+after the last change it saw, and grabbed the window a dozen times meanwhile.  The server knows better: every
+drawing request that touches a window is reported as a damaged rectangle the moment it is processed.  A board
+has been redrawn once damage to it has stopped for the game's own redraw rhythm (one burst for xdemineur, a
+cascade of 16 ms frames for gnome-mines), and one grab then takes the finished picture.
+
+Only rectangles that meet the board count, so a game's ticking clock does not keep the board "changing".  The
+watch has its own connection: events are read with a select() on its socket, never mixed with the guard's or
+the pointer's requests.  Anything that goes wrong (no DAMAGE extension, a closed window) makes the watch give
+up (:attr:`DamageWatch.broken`) and play falls back to polling pixels, the portable path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import select
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+#: ``(x, y, width, height)`` in window pixels.
+Area = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What the server reported while waiting: board damage seen, when it stopped, whether it never did."""
+
+    damaged: bool  # some rectangle meeting the area was redrawn
+    waited: float  # seconds spent waiting
+    timed_out: bool  # damage never stopped for ``quiet`` within the time-out
+    #: the longest pause between two reports on the area while it was being redrawn, in seconds (as read: the
+    #: events' own timestamps are the server's idea of time, which Xvfb advances only now and then)
+    longest_gap: float = 0.0
+
+
+def meets(a: Area, b: Area) -> bool:
+    """Do two ``(x, y, width, height)`` rectangles share a pixel?
+
+    >>> meets((0, 0, 10, 10), (9, 9, 5, 5)), meets((0, 0, 10, 10), (10, 0, 5, 5))
+    (True, False)
+    """
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+class DamageWatch:
+    """Damage reports for one window on its own connection; see the module docstring."""
+
+    def __init__(self, conn: Any, damage: int, clock: Callable[[], float] = time.perf_counter) -> None:
+        self._conn = conn
+        self._damage = damage
+        self._clock = clock
+        self.broken = False  # the connection failed: callers poll pixels instead
+
+    @classmethod
+    def open(cls, display: str | None, window_id: int) -> DamageWatch | None:
+        """A watch on ``window_id``, or None where the server has no DAMAGE extension (or no display opens)."""
+        try:
+            from Xlib import display as xdisplay
+            from Xlib.ext import damage
+        except ImportError:
+            return None
+        try:
+            conn = xdisplay.Display(display)
+        except Exception:
+            return None
+        try:
+            if not conn.has_extension("DAMAGE"):
+                conn.close()
+                return None
+            conn.damage_query_version()  # the server wants the client's version before anything else
+            errors: list[object] = []
+            conn.set_error_handler(lambda error, request: errors.append(error))  # a gone window: no watch, no noise
+            window = conn.create_resource_object("window", window_id)
+            handle = window.damage_create(damage.DamageReportRawRectangles)
+            conn.sync()
+        except Exception:
+            conn.close()
+            return None
+        if errors:
+            conn.close()
+            return None
+        return cls(conn, handle)
+
+    def _events(self, timeout: float) -> list[Area]:
+        """The rectangles of the damage events that arrive within ``timeout`` seconds (those already queued at
+        once)."""
+        conn = self._conn
+        if not conn.pending_events():
+            ready, _, _ = select.select([conn.fileno()], [], [], max(timeout, 0.0))
+            if not ready or not conn.pending_events():
+                return []
+        found = []
+        while conn.pending_events():
+            event = conn.next_event()
+            area = getattr(event, "area", None)
+            if area is not None:
+                found.append((area.x, area.y, area.width, area.height))
+        return found
+
+    def forget(self) -> None:
+        """Drop every report received so far: what follows is damage after this moment."""
+        if self.broken:
+            return
+        try:
+            self._events(0.0)
+        except Exception:
+            self.broken = True
+
+    def wait(self, area: Area, first: float, quiet: float, timeout: float) -> Heard:
+        """Wait for damage meeting ``area`` (up to ``first`` seconds), then until it has stopped for ``quiet``.
+
+        Returns at once with ``damaged`` False when none came in time; ``timed_out`` when the area was still
+        being redrawn after ``timeout`` seconds in all.
+        """
+        start = self._clock()
+        last: float | None = None
+        gap = 0.0
+        while True:
+            now = self._clock()
+            if last is None:
+                left = first - (now - start)
+                if left <= 0:
+                    return Heard(False, now - start, False)
+            else:
+                left = quiet - (now - last)
+                if left <= 0:
+                    return Heard(True, now - start, False, gap)
+            if now - start >= timeout:
+                return Heard(last is not None, now - start, True, gap)
+            try:
+                events = self._events(min(left, timeout - (now - start)))
+            except Exception:
+                self.broken = True
+                return Heard(last is not None, self._clock() - start, True, gap)
+            if any(meets(rect, area) for rect in events):
+                now = self._clock()
+                gap = gap if last is None else max(gap, now - last)
+                last = now
+
+    def heard_since(self, area: Area) -> bool:
+        """Whether damage met ``area`` since the last read (the reports are consumed)."""
+        if self.broken:
+            return False
+        try:
+            return any(meets(rect, area) for rect in self._events(0.0))
+        except Exception:
+            self.broken = True
+            return False
+
+    def close(self) -> None:
+        """Let the server drop the damage object with the connection; safe to call twice."""
+        conn, self._conn = self._conn, None
+        self.broken = True
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()

@@ -1,0 +1,188 @@
+"""Waiting for the board to be redrawn: polling only the board's pixels, or the X server's damage reports.
+
+Two ways, one answer (a :class:`~autoplay.control.capture.Settled` frame of the whole window):
+
+- :func:`poll_board` polls only the board's rectangle (a tenth of the window's pixels for the desktop games)
+  until it has stayed unchanged, then grabs the whole window once and checks that its board is the one that
+  settled.  The frame that is read and recorded is always one real grab of the whole window, never pieces of
+  several grabs stuck together: locating the board afresh and the page-move checks see the page as it is.
+- :class:`DamageRhythm` waits for the server to report that the board was redrawn and has stopped being redrawn
+  for the game's rhythm, then grabs once.  The first redraws of a session are waited for the long way (damage
+  quiet for 0.3 s): each must show in both the reports and the pixels, and the middle one of their longest
+  pauses is the rhythm.  A change the server did not report turns it off for the session (polling takes over);
+  a board caught mid-redraw doubles the wait, which relaxes again after a run of clean redraws.  The pixels
+  still decide whether anything changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from autoplay.control.capture import Roi, Settled, wait_settled
+from autoplay.control.damage import Area, DamageWatch
+
+#: The shortest quiet after the last damage report: a game that draws a click in one burst (xdemineur: ~3 ms for
+#: a whole board) is done well within it; scheduling hiccups of a loaded core are what it is for.
+DAMAGE_QUIET = 0.008
+#: The quiet wait is at least this many times the longest pause seen inside one redraw ...
+RHYTHM_MARGIN = 1.5
+#: ... up to this: longer waits are learnt only from boards taken as drawn that were not (``slower``).
+LEARNT_CEILING = 0.06
+#: The longest quiet wait that boards caught mid-redraw can teach (``slower``).
+DAMAGE_CEILING = 0.1
+#: Redraws settled without a board caught mid-redraw before a grown quiet wait shrinks again.
+RELAX_AFTER = 25
+#: Changes the server did not report before damage is no longer relied on this session.
+MAX_MISSES = 2
+#: Redraws watched the long way at the start of a session to confirm the reports and learn the rhythm.
+LEARN_SAMPLES = 3
+#: Whole-window grabs that may disagree with the settled board before polling gives up re-checking.
+RECHECKS = 3
+
+
+def roi_area(roi: Roi) -> Area:
+    """Slice bounds ``(top, bottom, left, right)`` as an ``(x, y, width, height)`` rectangle.
+
+    >>> roi_area((10, 50, 20, 80))
+    (20, 10, 60, 40)
+    """
+    top, bottom, left, right = roi
+    return left, top, right - left, bottom - top
+
+
+def board_part(frame: np.ndarray, roi: Roi) -> np.ndarray:
+    """The board's pixels in a whole-window frame (a view, no copy)."""
+    top, bottom, left, right = roi
+    return frame[top:bottom, left:right]
+
+
+def same_board(frame: np.ndarray, baseline: np.ndarray, roi: Roi) -> bool:
+    """Whether two whole-window frames of the same size show the same board pixels."""
+    return frame.shape == baseline.shape and np.array_equal(board_part(frame, roi), board_part(baseline, roi))
+
+
+def poll_board(
+    grab: Callable[[], np.ndarray],
+    grab_area: Callable[[Area], np.ndarray],
+    roi: Roi,
+    interval: float,
+    timeout: float,
+    *,
+    baseline: np.ndarray | None = None,
+    change_timeout: float = 0.0,
+    before_grab: Callable[[], None] = lambda: None,
+) -> Settled:
+    """:func:`wait_settled` on the board's rectangle only, then one whole-window grab whose board must match.
+
+    A board that changed between its last poll and the whole grab is polled again (a few times at most).
+    ``before_grab`` is called before each whole grab (the damage watch drops the reports that grab will show).
+    """
+    area = roi_area(roi)
+    base = None if baseline is None else board_part(baseline, roi)
+    changed = False
+    waited = longest = 0.0
+    for _ in range(RECHECKS - 1):
+        part = wait_settled(lambda: grab_area(area), interval, timeout, baseline=base, change_timeout=change_timeout)
+        changed, waited, longest = changed or part.changed, waited + part.waited, max(longest, part.longest_pause)
+        before_grab()
+        frame = grab()
+        if part.timed_out:
+            return Settled(frame, changed or _differs(frame, baseline, roi), waited, True, longest)
+        if np.array_equal(board_part(frame, roi), part.frame):
+            return Settled(frame, changed or _differs(frame, baseline, roi), waited, False, longest)
+        base, change_timeout = None, 0.0  # a change was seen: now only its end is waited for
+        changed = changed or _differs(frame, baseline, roi)
+    part = wait_settled(lambda: grab_area(area), interval, timeout, baseline=base, change_timeout=change_timeout)
+    before_grab()
+    frame = grab()  # the last look: taken as it is
+    changed = changed or part.changed or _differs(frame, baseline, roi)
+    return Settled(frame, changed, waited + part.waited, part.timed_out, max(longest, part.longest_pause))
+
+
+def _differs(frame: np.ndarray, baseline: np.ndarray | None, roi: Roi) -> bool:
+    return baseline is not None and not same_board(frame, baseline, roi)
+
+
+@dataclass
+class DamageRhythm:
+    """A session's damage watch on the game window and the redraw rhythm learnt from it (see module doc)."""
+
+    watch: DamageWatch
+    quiet: float = DAMAGE_QUIET
+    confirmed: int = 0  # redraws seen both in the pixels and in damage reports while learning
+    misses: int = 0  # changes of the pixels the server did not report
+    pauses: list[float] = field(default_factory=list)  # the longest pause inside each redraw while learning
+    floor: float = DAMAGE_QUIET  # the quiet wait learnt at the start: ``slower`` waits relax back towards it
+    clean: int = 0  # redraws settled since the quiet wait last had to grow
+
+    @property
+    def usable(self) -> bool:
+        return self.misses < MAX_MISSES and not self.watch.broken
+
+    @property
+    def learning(self) -> bool:
+        """The first redraws of a session are watched until damage has stopped for long (see ``settle``)."""
+        return self.confirmed < LEARN_SAMPLES
+
+    def slower(self, ceiling: float) -> None:
+        """A board taken as drawn was not: the game draws in longer steps than learnt (or a busy machine keeps
+        it from drawing on time)."""
+        self.quiet = max(self.quiet, min(2 * self.quiet, ceiling))
+        self.clean = 0
+
+    def settled_cleanly(self) -> None:
+        """Another redraw settled without growing the wait: after :data:`RELAX_AFTER` of them the wait shrinks
+        by a quarter, back towards the learnt one, so a spell of load does not slow the rest of the session."""
+        self.clean += 1
+        if self.clean >= RELAX_AFTER:
+            self.quiet, self.clean = max(self.floor, 0.75 * self.quiet), 0
+
+    def forget(self) -> None:
+        """A frame is about to be grabbed: reports so far are of drawing it will show."""
+        self.watch.forget()
+
+    def settle(
+        self,
+        grab: Callable[[], np.ndarray],
+        baseline: np.ndarray,
+        roi: Roi,
+        first: float,
+        patience: float,
+        timeout: float,
+        learn_quiet: float,
+    ) -> tuple[Settled, float] | None:
+        """Wait for the board's damage to start and stop, then grab once: the frame and the longest pause seen
+        inside the redraw.  None when the pixels must be polled instead (damage reported yet the board is as it
+        was, or a change that was not reported).
+
+        While :attr:`learning`, the wait for damage to stop is ``learn_quiet`` (long), and each redraw both
+        reported and seen in the pixels confirms the reports and teaches the rhythm: the quiet wait becomes
+        ``RHYTHM_MARGIN`` times the longest pause inside one redraw, at least :data:`DAMAGE_QUIET`.
+        """
+        learning = self.learning
+        quiet = learn_quiet if learning else self.quiet * patience
+        heard = self.watch.wait(roi_area(roi), first, quiet, timeout)
+        self.watch.forget()  # before the grab: a report after this is of drawing the frame may not show yet
+        frame = grab()
+        changed = not same_board(frame, baseline, roi)
+        if heard.damaged and changed:
+            if learning:
+                self.confirmed += 1
+                self.pauses.append(heard.longest_gap)
+                if not self.learning:  # the middle one: a scheduling hiccup in one sample is no rhythm
+                    typical = sorted(self.pauses)[len(self.pauses) // 2]
+                    self.quiet = self.floor = max(self.quiet, min(learn_quiet, RHYTHM_MARGIN * typical))
+            else:  # a pause inside a redraw close to the quiet wait means a longer one may come
+                self.quiet = max(self.quiet, min(LEARNT_CEILING, RHYTHM_MARGIN * heard.longest_gap))
+        if heard.timed_out:
+            return Settled(frame, changed, heard.waited, True), heard.longest_gap
+        if heard.damaged == changed:  # a redraw that ended, or a click without effect (nothing reported)
+            if not learning:
+                self.settled_cleanly()
+            return Settled(frame, changed, heard.waited, False), heard.longest_gap
+        if changed and not self.watch.heard_since(roi_area(roi)):  # not even reported since: a miss
+            self.misses += MAX_MISSES if learning else 1
+        return None  # (a redraw that began between the end of the wait and the grab is polled out)

@@ -1,0 +1,149 @@
+"""Settling on the board's pixels only, and on damage reports: the frame is always one whole-window grab."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from autoplay.control.damage import Area, Heard
+from autoplay.play.redraw import (
+    DAMAGE_QUIET,
+    LEARN_SAMPLES,
+    MAX_MISSES,
+    RELAX_AFTER,
+    DamageRhythm,
+    poll_board,
+    roi_area,
+)
+
+ROI = (10, 30, 5, 45)  # top, bottom, left, right: a 20x40 board at (5, 10) in a 50x60 window
+
+
+def window(board: int, outside: int = 0) -> np.ndarray:
+    frame = np.full((50, 60, 3), outside, np.uint8)
+    top, bottom, left, right = ROI
+    frame[top:bottom, left:right] = board
+    return frame
+
+
+class Screen:
+    """Frames in a row: each whole grab or area grab takes the next frame (the last one stays)."""
+
+    def __init__(self, frames: list[np.ndarray]) -> None:
+        self.frames = frames
+        self.whole = 0
+        self.areas: list[Area] = []
+
+    def _next(self) -> np.ndarray:
+        frame = self.frames[0] if len(self.frames) == 1 else self.frames.pop(0)
+        return frame
+
+    def grab(self) -> np.ndarray:
+        self.whole += 1
+        return self._next().copy()
+
+    def grab_area(self, area: Area) -> np.ndarray:
+        self.areas.append(area)
+        x, y, w, h = area
+        return self._next()[y : y + h, x : x + w].copy()
+
+
+def test_polling_grabs_only_the_board_and_returns_one_whole_window_grab():
+    screen = Screen([window(1), window(1), window(2), window(2, outside=9)])
+    settled = poll_board(screen.grab, screen.grab_area, ROI, 0.01, 1.0, baseline=window(1), change_timeout=0.5)
+    assert settled.changed and not settled.timed_out
+    assert set(screen.areas) == {roi_area(ROI)}  # every poll: the board's rectangle only
+    assert settled.frame.shape == (50, 60, 3) and settled.frame[0, 0, 0] == 9  # the page as it is now
+    assert screen.whole == 1  # the settled frame only
+
+
+def test_a_board_that_changed_before_the_whole_grab_is_polled_again():
+    wholes: list[np.ndarray] = []
+    polls = {"n": 0}
+
+    def grab() -> np.ndarray:
+        wholes.append(window(3))  # the whole grab already shows a later board than the polls settled on
+        return wholes[-1]
+
+    def grab_area(area: Area) -> np.ndarray:
+        polls["n"] += 1
+        x, y, w, h = area
+        return (window(1) if polls["n"] <= 3 else window(3))[y : y + h, x : x + w].copy()
+
+    settled = poll_board(grab, grab_area, ROI, 0.005, 1.0)
+    assert np.array_equal(settled.frame, window(3)) and len(wholes) == 2
+
+
+class Watch:
+    """A stand-in for DamageWatch: scripted answers to ``wait`` and ``heard_since``."""
+
+    def __init__(self, answers: list[Heard]) -> None:
+        self.answers = answers
+        self.broken = False
+        self.quiet: list[float] = []
+        self.late = False  # whether damage came between the end of the wait and the grab
+
+    def wait(self, area: Area, first: float, quiet: float, timeout: float) -> Heard:
+        self.quiet.append(quiet)
+        return self.answers.pop(0)
+
+    def forget(self) -> None:
+        pass
+
+    def heard_since(self, area: Area) -> bool:
+        return self.late
+
+
+def rhythm(answers: list[Heard]) -> tuple[DamageRhythm, Watch]:
+    watch = Watch(answers)
+    return DamageRhythm(watch), watch  # type: ignore[arg-type]
+
+
+def test_learning_waits_long_then_takes_the_middle_pause_as_the_rhythm():
+    pauses = [0.2, 0.016, 0.0]  # one scheduling hiccup in three redraws
+    damage, watch = rhythm([Heard(True, 0.3, False, p) for p in pauses] + [Heard(True, 0.03, False)])
+    for _ in range(LEARN_SAMPLES):
+        heard = damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3)
+        assert heard is not None and heard[0].changed
+    assert watch.quiet == [0.3] * LEARN_SAMPLES and not damage.learning
+    assert damage.quiet == max(DAMAGE_QUIET, 1.5 * 0.016)
+    damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3)
+    assert watch.quiet[-1] == damage.quiet
+
+
+def test_a_change_the_server_did_not_report_turns_damage_off():
+    damage, _ = rhythm([Heard(False, 0.5, False)])
+    assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3) is None  # polled instead
+    assert damage.misses >= MAX_MISSES and not damage.usable
+
+
+def test_a_redraw_reported_just_after_the_wait_is_polled_out_and_no_miss():
+    damage, watch = rhythm([Heard(False, 0.5, False)])
+    watch.late = True
+    assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3) is None
+    assert damage.misses == 0 and damage.usable
+
+
+def test_damage_on_an_unchanged_board_is_polled_and_a_click_without_effect_is_not():
+    damage, _ = rhythm([Heard(True, 0.01, False), Heard(False, 0.5, False)])
+    damage.confirmed = LEARN_SAMPLES
+    assert damage.settle(lambda: window(1), window(1), ROI, 0.5, 1.0, 3.0, 0.3) is None
+    nothing = damage.settle(lambda: window(1), window(1), ROI, 0.5, 1.0, 3.0, 0.3)
+    assert nothing is not None and not nothing[0].changed and damage.usable
+
+
+def test_the_quiet_wait_grows_when_boards_were_caught_mid_redraw_and_relaxes_later():
+    damage, _ = rhythm([Heard(True, 0.01, False)] * RELAX_AFTER)
+    damage.confirmed = LEARN_SAMPLES
+    damage.slower(0.1)
+    damage.slower(0.1)
+    assert damage.quiet == 4 * DAMAGE_QUIET
+    for _ in range(RELAX_AFTER):
+        damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3)
+    assert damage.quiet == 3 * DAMAGE_QUIET
+
+
+def test_a_mid_redraw_catch_never_shortens_a_wait_learnt_longer_than_the_ceiling():
+    damage, _ = rhythm([])
+    damage.quiet = 0.134  # learnt on a loaded machine
+    damage.slower(0.1)
+    assert damage.quiet == 0.134
