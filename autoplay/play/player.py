@@ -759,7 +759,7 @@ class _GameInProgress:
         self.last_unread: set[tuple[int, int]] = set()  # cells of the last batch's board whose look no template knew
         self.answered_since_batch = False  # whether the game has said it read the clicks of the current batch
         #: The page moved the board since the last batch was pressed: whether each press landed where it was aimed
-        #: is checked on the board (``pressed_astray``) before anything else is done.
+        #: is checked on the board (``board_place.astray``) before anything else is done.
         self.in_doubt = False
         self.batch: list[Move] = []  # the moves of the last batch decided and pressed (re-clicks are of these)
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from autoplay.vision.classify import classify
-from autoplay.vision.extend import NUDGES
+from autoplay.vision.extend import NUDGES, _grown
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.skin import Skin
@@ -42,22 +42,13 @@ def beyond(grid: Grid, side: str, width: int, height: int) -> tuple[Grid, Grid] 
     >>> beyond(Grid(grid.xs, grid.ys - 10), "top", 100, 100) is None  # the board starts at the image's edge
     True
     """
-    xs, ys = grid.xs, grid.ys
-    if side == "top":
-        ys = np.concatenate([[ys[0] - (ys[1] - ys[0])], ys])
-        line = Grid(xs, ys[:2])
-    elif side == "bottom":
-        ys = np.concatenate([ys, [ys[-1] + (ys[-1] - ys[-2])]])
-        line = Grid(xs, ys[-2:])
-    elif side == "left":
-        xs = np.concatenate([[xs[0] - (xs[1] - xs[0])], xs])
-        line = Grid(xs[:2], ys)
-    else:
-        xs = np.concatenate([xs, [xs[-1] + (xs[-1] - xs[-2])]])
-        line = Grid(xs[-2:], ys)
-    if xs[0] < -0.5 or ys[0] < -0.5 or xs[-1] > width + 0.5 or ys[-1] > height + 0.5:
+    sides = {"top": (1, 0, 0, 0), "bottom": (0, 1, 0, 0), "left": (0, 0, 1, 0), "right": (0, 0, 0, 1)}
+    grown = _grown(grid, *sides[side], width, height)
+    if grown is None:
         return None
-    return Grid(xs, ys), line
+    xs, ys = grown.xs, grown.ys
+    line = {"top": Grid(xs, ys[:2]), "bottom": Grid(xs, ys[-2:]), "left": Grid(xs[:2], ys), "right": Grid(xs[-2:], ys)}
+    return grown, line[side]
 
 
 def evenly_spaced(grid: Grid) -> Grid:
