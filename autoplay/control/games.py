@@ -15,7 +15,9 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -345,13 +347,14 @@ def _start(
             env=env,
             cwd=workdir,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             start_new_session=True,
         )
     except BaseException:
         if tempdir is not None:
             tempdir.cleanup()
         raise
+    said, reader = _last_words(process)
     try:
         window = find(process, timeout)
         window.focus()
@@ -362,9 +365,38 @@ def _start(
         if tempdir is not None:
             tempdir.cleanup()
         if exited is not None:
-            raise ControlError(f"{name} exited at start with code {exited}") from None
+            reader.join(timeout=0.5)  # the pipe is at its end once the program and its children are gone
+            words = f": {said[-1]}" if said else ""
+            raise ControlError(f"{name} exited at start with code {exited}{words}") from None
         raise
     return process, window, tempdir, workdir
+
+
+#: Lines of a launched program's stderr kept to say why it ended at start (the rest is dropped as it comes).
+KEPT_LINES = 3
+
+
+def _last_words(process: subprocess.Popen[bytes]) -> tuple[deque[str], threading.Thread]:
+    """The last non-empty lines the program wrote to stderr, kept up to date by a thread that reads it to its end.
+
+    Why: a game that exits at start (no display, a missing library, a locked profile) says why on stderr; a
+    browser writes there for as long as it runs, so the pipe is drained and only the newest lines are kept.
+    """
+    lines: deque[str] = deque(maxlen=KEPT_LINES)
+    stream = process.stderr
+
+    def drain() -> None:
+        if stream is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            for raw in stream:
+                line = raw.decode(errors="replace").strip()
+                if line:
+                    lines.append(line[:300])
+
+    reader = threading.Thread(target=drain, name="launch-stderr", daemon=True)
+    reader.start()
+    return lines, reader
 
 
 def _in_group(pid: int | None, pgid: int) -> bool:

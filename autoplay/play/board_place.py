@@ -120,8 +120,10 @@ def astray(before: Board, after: Board, moves: Sequence[Move], unread: Collectio
     Why: a page that lays out a move (a zoom, a scroll) before painting it takes a press at the old coordinates
     on the new layout, and nothing on screen could tell in time.  The board read after the move still can: a
     press that went astray opened a cell no move named (or flagged one), or left its own cell unchanged.  Opened
-    cells are explained by a reveal of the batch and by the cascade that spreads from it through opened zeros.
-    ``unread`` cells (not read at decision time, or not now) say nothing either way.
+    cells are explained by a reveal of the batch and by the cascade that spreads from it through opened zeros,
+    and by a chord: a press on a cell that an earlier press of the batch had already opened by its cascade is a
+    click on a number, which many games (gnome-mines) answer by opening its other neighbours once its flags are
+    all placed.  ``unread`` cells (not read at decision time, or not now) say nothing either way.
 
     >>> from autoplay.board.textformat import parse_board
     >>> before = parse_board("....\\n....")
@@ -129,6 +131,9 @@ def astray(before: Board, after: Board, moves: Sequence[Move], unread: Collectio
     []
     >>> astray(before, parse_board("...1\\n...."), [Move("reveal", 0, 0, 0.0)])  # another cell opened instead
     [(0, 0), (0, 3)]
+    >>> chord = [Move("reveal", 1, 1, 0.0), Move("reveal", 0, 1, 0.0)]  # (0,1) was open by the time it was pressed
+    >>> astray(parse_board("...\\n..F\\n..."), parse_board("012\\n01F\\n012"), chord)  # its chord opened (2,2)
+    []
     """
     unread = set(unread)
     cols = after.cols
@@ -148,8 +153,15 @@ def astray(before: Board, after: Board, moves: Sequence[Move], unread: Collectio
         if rc in explained:
             continue
         explained.add(rc)
-        if cell(after, rc) == "0":
+        if cell(after, rc) == "0" or (rc in reveals and _chorded(after, rc)):
             queue.extend(n for n in after.neighbours(*rc) if n in opened)
     no_effect = {rc for rc in reveals - unread if cell(after, rc) == HIDDEN}
     no_effect |= {rc for rc in flags - unread if cell(after, rc) != FLAG}
     return sorted((opened - explained) | (flagged - flags) | no_effect)
+
+
+def _chorded(board: Board, rc: Coord) -> bool:
+    """Whether a click on the number at ``rc`` would open its other neighbours: its flags are all placed."""
+    shown = board.cells[rc[0] * board.cols + rc[1]]
+    flags = sum(1 for r, c in board.neighbours(*rc) if board.cells[r * board.cols + c] == FLAG)
+    return shown in DIGITS and shown != "0" and flags == int(shown)

@@ -9,9 +9,9 @@ Two ways, one answer (a :class:`~autoplay.control.capture.Settled` frame of the 
 - :class:`DamageRhythm` waits for the server to report that the board was redrawn and has stopped being redrawn
   for the game's rhythm, then grabs once.  The first redraws of a session are waited for the long way (damage
   quiet for 0.3 s): each must show in both the reports and the pixels, and the middle one of their longest
-  pauses is the rhythm.  A change the server did not report turns it off for the session (polling takes over);
-  a board caught mid-redraw doubles the wait, which relaxes again after a run of clean redraws.  The pixels
-  still decide whether anything changed.
+  pauses is the rhythm.  A change the server did not report, or reports that do not pause for a second (a page
+  animating, a caret), turn it off for the session (polling takes over); a board caught mid-redraw doubles the
+  wait, which relaxes again after a run of clean redraws.  The pixels still decide whether anything changed.
 """
 
 from __future__ import annotations
@@ -39,6 +39,10 @@ RELAX_AFTER = 25
 MAX_MISSES = 2
 #: Redraws watched the long way at the start of a session to confirm the reports and learn the rhythm.
 LEARN_SAMPLES = 3
+#: Damage to the board that has not paused for the quiet wait this long after the wait began is a window redrawn
+#: without pause (a browser animating the page, a caret): its reports say nothing about the board's redraw, so
+#: the pixels are polled for the rest of the session.  A game's own redraw of a click takes a small part of it.
+RESTLESS = 1.0
 #: Whole-window grabs that may disagree with the settled board before polling gives up re-checking.
 RECHECKS = 3
 
@@ -164,7 +168,10 @@ class DamageRhythm:
         """
         learning = self.learning
         quiet = learn_quiet if learning else self.quiet * patience
-        heard = self.watch.wait(roi_area(roi), first, quiet, timeout)
+        heard = self.watch.wait(roi_area(roi), first, quiet, min(timeout, first + RESTLESS))
+        if heard.timed_out and heard.damaged:  # reports without pause: the pixels must tell instead
+            self.misses = MAX_MISSES
+            return None
         self.watch.forget()  # before the grab: a report after this is of drawing the frame may not show yet
         frame = grab()
         changed = not same_board(frame, baseline, roi)

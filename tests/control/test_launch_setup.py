@@ -144,3 +144,20 @@ def test_a_stopped_game_leaves_no_process_of_its_group_behind():
     assert _group_alive(process.pid)
     _end_process_group(process)
     assert not _group_alive(process.pid)
+
+
+def test_a_program_that_exits_at_start_is_reported_with_its_last_words(tmp_path):
+    """The one line a user sees names why (here: the program's own last stderr line), not just the code."""
+    from autoplay.control.launchers import LaunchPlan
+
+    said = "import sys; print('starting', file=sys.stderr); print('cannot open display', file=sys.stderr); sys.exit(1)"
+
+    def plan(root):
+        return LaunchPlan([sys.executable, "-c", said], {})
+
+    def find(process, timeout):
+        process.wait(timeout)
+        raise ControlError("no window")
+
+    with pytest.raises(ControlError, match=r"^demo exited at start with code 1: cannot open display$"):
+        games._start("demo", ":0", plan, find, tmp_path / "work", 5.0)

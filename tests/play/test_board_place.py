@@ -147,3 +147,21 @@ def test_presses_astray_are_told_from_their_cascades_and_flags():
     assert astray(before, unmoved, [reveal, flag], unread={(0, 0)}) == []  # an unread cell tells nothing
     elsewhere = parse_board("....\n.2..\n...F")
     assert astray(before, elsewhere, [reveal, flag]) == [(0, 0), (1, 1)]
+
+
+def test_a_press_on_a_cell_its_batch_already_opened_may_chord():
+    """Seen in CI on gnome-mines: the press on (4,5) opened a zero whose cascade opened (5,4) before (5,4)'s own
+    press came; that press was then a click on a satisfied 1, and gnome-mines chorded it open to (6,3)."""
+    from autoplay.board.textformat import parse_board
+    from autoplay.play.board_place import astray
+    from autoplay.solver.decide import Move
+
+    rows = ["000001F.", "000113..", "0001F2F.", "1122223.", "2F2F1...", "........", "........", "........"]
+    before = parse_board("\n".join(rows))
+    after_rows = [rows[0], "0001132.", *rows[2:4], "2F2F102.", ".3321011", "...21100", ".....100"]
+    after = parse_board("\n".join(after_rows))
+    cells = [(1, 6), (4, 5), (4, 6), (5, 1), (5, 2), (5, 3), (5, 4), (5, 5)]
+    batch = [Move("reveal", r, c, 0.0) for r, c in cells]
+    assert astray(before, after, batch) == []
+    unflagged = parse_board("\n".join([*after_rows[:4], "2F2.102.", *after_rows[5:]]))
+    assert astray(before, unflagged, batch) == [(6, 3)]  # (5,4)'s 1 not yet flagged: no chord explains (6,3)

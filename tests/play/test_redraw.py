@@ -10,6 +10,7 @@ from autoplay.play.redraw import (
     LEARN_SAMPLES,
     MAX_MISSES,
     RELAX_AFTER,
+    RESTLESS,
     DamageRhythm,
     poll_board,
     roi_area,
@@ -80,10 +81,12 @@ class Watch:
         self.answers = answers
         self.broken = False
         self.quiet: list[float] = []
+        self.timeouts: list[float] = []
         self.late = False  # whether damage came between the end of the wait and the grab
 
     def wait(self, area: Area, first: float, quiet: float, timeout: float) -> Heard:
         self.quiet.append(quiet)
+        self.timeouts.append(timeout)
         return self.answers.pop(0)
 
     def forget(self) -> None:
@@ -147,3 +150,11 @@ def test_a_mid_redraw_catch_never_shortens_a_wait_learnt_longer_than_the_ceiling
     damage.quiet = 0.134  # learnt on a loaded machine
     damage.slower(0.1)
     assert damage.quiet == 0.134
+
+
+def test_reports_that_never_pause_turn_damage_off_within_a_second():
+    """Seen in CI: a Firefox page at 125% was reported redrawn without pause, and each move waited the whole
+    settle time-out (3.5 s) for a quiet that never came."""
+    damage, watch = rhythm([Heard(True, 1.0, True, 0.016)])
+    assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.5, 0.3) is None  # polled instead
+    assert watch.timeouts == [0.5 + RESTLESS] and not damage.usable
