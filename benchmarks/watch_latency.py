@@ -1,6 +1,6 @@
 """How long ``autoplay watch`` takes from a board change to the updated view, on real gnome-mines expert games.
 
-Usage: python benchmarks/watch_latency.py [--games 3] [--json]
+Usage: python benchmarks/watch_latency.py [--games 3] [--json] [--overlay]
 
 A person is played by xdotool: it clicks the move the watcher shows (a certain cell when there is one, else
 autoplay's guess), waits for the next position, and starts a new game with Ctrl+R when one ends.  The watcher
@@ -8,7 +8,8 @@ runs in this process exactly as ``autoplay watch --json`` does (``follow``, then
 line made).  For each position the latency runs from the moment the watcher's polling first saw the board differ
 (at most one poll, 10 ms, after the game drew it) to the line being ready; it is split into the wait for the
 redraw to settle and the reading, solving, explaining and JSON that follow.  The first position of each game (a
-fresh board) is left out.  Prints the median, 95th percentile and maximum in milliseconds.
+fresh board) is left out.  Prints the median, 95th percentile and maximum in milliseconds.  ``--overlay`` runs
+it as ``watch --overlay`` does: the game window's own pixels read through Composite, the marks drawn over the board.
 """
 
 from __future__ import annotations
@@ -30,10 +31,13 @@ from autoplay.cli.output import exact_json  # noqa: E402
 from autoplay.cli.watch import position_json  # noqa: E402
 from autoplay.control.games import launch_game  # noqa: E402
 from autoplay.control.window import WindowGoneError  # noqa: E402
+from autoplay.control.window_pixels import WindowPixels  # noqa: E402
 from autoplay.control.xserver import VirtualDisplay  # noqa: E402
 from autoplay.insight.coach import Coach, Coached  # noqa: E402
 from autoplay.play.reading import vision_decoder  # noqa: E402
 from autoplay.play.watch import WatchedWindow, WatchSettings, follow  # noqa: E402
+from autoplay.render.overlay_marks import marks_of  # noqa: E402
+from autoplay.render.overlay_window import BoardOverlay  # noqa: E402
 from autoplay.vision import load_skin  # noqa: E402
 from autoplay.vision.grid import Grid  # noqa: E402
 
@@ -47,12 +51,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--overlay", action="store_true", help="read and draw as 'watch --overlay' does")
     args = parser.parse_args()
     skin = load_skin("gnome-mines")
     total, settle = [], []
     with VirtualDisplay(1280, 1024) as server, launch_game("gnome-mines", server.name, preset="expert") as game:
         env = {**os.environ, "DISPLAY": server.name}
         target = WatchedWindow(game.window, server.name)
+        overlay = None
+        if args.overlay:
+            target.own_pixels = WindowPixels.open(server.name, game.window.id).grab
+            overlay = BoardOverlay.open(server.name, game.window.id)
         latest: list[Coached | None] = [None]
         shown = threading.Event()
         games_done = [0]
@@ -90,6 +99,8 @@ def main() -> None:
                 grid.append(seen.grid)
                 coached = coach.see(seen.board, seen.state, seen.t, seen.pointer_cell)
                 exact_json(position_json(coached, seen.t))
+                if overlay is not None:
+                    overlay.show(marks_of(coached, seen.grid))
                 done = time.perf_counter()
                 if not coached.new_game:
                     total.append(1000 * (done - began - seen.t))

@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from autoplay.cli.arguments import non_negative_int, positive_seconds
@@ -21,10 +21,11 @@ if TYPE_CHECKING:  # the solver is imported when watching starts, not for --help
     from autoplay.insight.coach import Coach, Coached
     from autoplay.insight.review import Judged
     from autoplay.play.reading import FrameDecoder
-    from autoplay.play.watch import Watched, WatchSettings
-    from autoplay.play.watch_record import WatchRecorder
+    from autoplay.play.watch import Seen, Watched, WatchedWindow, WatchSettings
 
 Show = Callable[["Coached", float], None]
+#: Done with each position once it is coached: keeping it (``--record``), drawing its marks (``--overlay``).
+AfterEach = Callable[["Seen", "Coached"], None]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,6 +65,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="keep the session in DIR (each position's frame and board, your steps and their verdicts), in "
         "the format of 'play --record'; 'autoplay report DIR' makes a page of it",
     )
+    p.add_argument(
+        "--overlay",
+        action="store_true",
+        help="also draw marks over the board (each covered cell's chance, certain cells framed, the move in blue) "
+        "in a window every click goes through; watch then reads the game window's own pixels (X Composite "
+        "extension), never the marks: without Composite it stops with exit 4",
+    )
     add_redraw_options(p, ", as for play")
     p.set_defaults(func=run)
 
@@ -86,27 +94,51 @@ def run(args: argparse.Namespace) -> int:
     coach = Coach(skin.rules, time_limit=args.time_limit, explain_limit=args.time_limit)
     decode = vision_decoder(skin, args.mines)
     settings = WatchSettings(settle=args.settle)
-    recorder = None
-    if args.record:
-        recorder = WatchRecorder(args.record, args.skin, skin.rules, args.mines, args.time_limit)
-    try:
-        if not (args.json or args.terminal):
-            return _run_window(target, decode, settings, coach, display, recorder)
-        show = _json_printer() if args.json else _terminal_printer()
-        for seen in follow(target, decode, settings):
-            coached = coach.see(seen.board, seen.state, seen.t, seen.pointer_cell)
-            show(coached, seen.t)
-            if recorder is not None:
-                recorder.keep(seen, coached)
-    except WindowGoneError:
-        if not args.json:
-            print("the game's window closed", flush=True)
-        return 0
-    finally:
-        target.close()
-        if recorder is not None:
-            recorder.close()
+    after: list[AfterEach] = []
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(target.close)
+        if args.overlay:
+            after.append(_open_overlay(target, display, cleanup))
+        if args.record:
+            recorder = WatchRecorder(args.record, args.skin, skin.rules, args.mines, args.time_limit)
+            cleanup.callback(recorder.close)
+            after.append(recorder.keep)
+        try:
+            if not (args.json or args.terminal):
+                return _run_window(target, decode, settings, coach, display, after)
+            show = _json_printer() if args.json else _terminal_printer()
+            for seen in follow(target, decode, settings):
+                coached = coach.see(seen.board, seen.state, seen.t, seen.pointer_cell)
+                show(coached, seen.t)
+                for each in after:
+                    each(seen, coached)
+        except WindowGoneError:
+            if not args.json:
+                print("the game's window closed", flush=True)
+            return 0
     return 0
+
+
+def _open_overlay(target: WatchedWindow, display: str | None, cleanup: contextlib.ExitStack) -> AfterEach:
+    """Read the game window's own pixels from now on, open the overlay over its board, and return what draws it.
+
+    The reading is switched first: the overlay is never on the screen while watch still reads the screen.  A
+    server without Composite (or SHAPE) stops watch here with one line (ControlError, exit 4).
+    """
+    from autoplay.control.window_pixels import WindowPixels
+    from autoplay.render.overlay_marks import marks_of
+    from autoplay.render.overlay_window import BoardOverlay
+
+    pixels = WindowPixels.open(display, target.window.id)
+    cleanup.callback(pixels.close)
+    target.own_pixels = pixels.grab
+    overlay = BoardOverlay.open(display, target.window.id)
+    cleanup.callback(overlay.close)
+
+    def draw(seen: Seen, coached: Coached) -> None:
+        overlay.show(marks_of(coached, seen.grid))
+
+    return draw
 
 
 def _run_window(
@@ -115,7 +147,7 @@ def _run_window(
     settings: WatchSettings,
     coach: Coach,
     display: str | None,
-    recorder: WatchRecorder | None = None,
+    after: Sequence[AfterEach] = (),
 ) -> int:
     """The default view: the watch loop in a thread, the Tk window in this one; 0 once the game's window closes.
 
@@ -138,8 +170,8 @@ def _run_window(
             for seen in follow(target, decode, settings):
                 coached = coach.see(seen.board, seen.state, seen.t, seen.pointer_cell)
                 items.put((coached, seen.t, seen.window, seen.board_rect))
-                if recorder is not None:
-                    recorder.keep(seen, coached)
+                for each in after:
+                    each(seen, coached)
         except WindowGoneError:
             items.put(closed)
         except BaseException as exc:  # handed to the main thread, which raises it

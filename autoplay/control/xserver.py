@@ -26,8 +26,9 @@ class VirtualDisplay:
     functions that need it.
     """
 
-    def __init__(self, width: int = 1280, height: int = 1024, depth: int = 24) -> None:
+    def __init__(self, width: int = 1280, height: int = 1024, depth: int = 24, options: tuple[str, ...] = ()) -> None:
         self.width, self.height, self.depth = width, height, depth
+        self.options = options  # more Xvfb arguments, e.g. ("-extension", "Composite") for a server without it
         self.name: str = ""
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -49,6 +50,7 @@ class VirtualDisplay:
                     "96",
                     "-nolisten",
                     "tcp",
+                    *self.options,
                 ],
                 pass_fds=(write_fd,),
                 stdout=subprocess.DEVNULL,

@@ -63,8 +63,13 @@ class WatchedWindow:
     window: Window
     display: str | None
     _conn: Any = None
+    #: Where the pixels come from instead of the screen: the window's own contents (``watch --overlay`` reads
+    #: them from :class:`autoplay.control.window_pixels.WindowPixels`, so that its marks over the board are not read).
+    own_pixels: Callable[[], np.ndarray] | None = None
 
     def grab(self) -> np.ndarray:
+        if self.own_pixels is not None:
+            return self.own_pixels()
         return grab(self.window.rect, self.display)
 
     def where(self) -> Rect:
