@@ -96,8 +96,16 @@ def test_the_user_moving_the_pointer_stops_play(table):
     """A hand on the mouse while play plays stops it.  The move comes after play's first press: before play has
     put the pointer anywhere there is nothing to take over (a slow start-up once let the move come first)."""
     x, y, w, h = table.board
+
+    def hand(_: object) -> None:
+        """A hand moves the pointer over a stretch of time, not in one jump: one jump that falls between play's
+        last check and its next own move is overwritten by that move (a loaded machine widens that gap)."""
+        for step in range(4):
+            table.xdotool("mousemove", str(x + w // 3 + 7 * step), str(y + h // 3 + 5 * step))
+            time.sleep(0.05)
+
     outcome = table.attack(
-        lambda _: table.xdotool("mousemove", str(x + w // 3), str(y + h // 3)),
+        hand,
         rng=random.Random(6),
         after_presses=1,
         delay=(0.5, 2.0),
@@ -289,7 +297,10 @@ def test_a_dialog_of_the_game_over_the_board_is_closed_with_escape_and_play_goes
                 break
         return {"dialogs": set(), "attempts": attempt}
 
-    outcome = table.attack(ask_for_a_new_game, rng=random.Random(8), games=3, after_presses=20, delay=(0.2, 0.5))
+    # 3 expert games take ~30 s on a quiet machine and 4x that at a load of 12 (seen in a CI check)
+    outcome = table.attack(
+        ask_for_a_new_game, rng=random.Random(8), games=3, after_presses=20, delay=(0.2, 0.5), timeout=360.0
+    )
     assert outcome.fault_at is not None, "the play command ended before the dialog was asked for"
     dialogs = outcome.extra["dialogs"]
     assert dialogs, f"gnome-mines showed no dialog after {outcome.extra['attempts']} Ctrl+R"
