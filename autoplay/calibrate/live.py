@@ -45,14 +45,15 @@ from autoplay.calibrate.uncovered import uncovered_mines
 from autoplay.control.capture import wait_settled
 from autoplay.control.mouse import Mouse
 from autoplay.control.window import GameWindow
-from autoplay.errors import ContradictionError, ControlError
+from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.play.player import board_rect_on_screen, board_roi
 from autoplay.vision.classify import squared_distances
 from autoplay.vision.extend import extend_fresh_board
 from autoplay.vision.features import DEFAULT_INSET, DEFAULT_SIZE, cell_image, cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
-from autoplay.vision.locate import locate_grid
+from autoplay.vision.locate import locate_grid, locate_one_way
 from autoplay.vision.obstruction import largest_block
+from autoplay.vision.one_way import Direction, across_edges
 from autoplay.vision.refine import refine_to_fresh
 
 #: RMS distance (0..1) above which a cell counts as changed between two frames.
@@ -360,7 +361,7 @@ def play_one(
     grown to one of them when its outlines left an edge line out, and its mine count is then known.
     """
     fresh = wait_settled(grab, interval=settle, timeout=5).frame
-    grid = locate_fresh(fresh, sizes)
+    grid, inferred = fresh_board(fresh, sizes)
     mines = sizes.get((grid.rows, grid.cols))
     game = _Game(session, grab, grid, settle)
     alike = float(np.mean(game.shows_covered(game.ids)))
@@ -404,6 +405,9 @@ def play_one(
             game.after_click(game.frame, patience=0.3)  # a late redraw
         if game.still_covered(target, before):
             break  # the game no longer answers: it is over
+        if inferred is not None:  # lines taken from the board's outline: its first opened cells must confirm them
+            confirm_inferred(game.frame, grid, inferred)
+            inferred = None
         game.record(target, before)
     game.frame = wait_settled(grab, interval=FINAL_SETTLE, timeout=8).frame
     game.vectors, game.ids = game.look(game.frame)
@@ -420,7 +424,35 @@ def locate_fresh(frame: np.ndarray, sizes: dict[tuple[int, int], int]) -> Grid:
     """The grid of a fresh board, placed where its cells look most alike, then grown to a size the user named
     when its outlines missed an edge line (a lattice a pixel off on some lines would show new cells unlike the
     fresh tile)."""
-    return extend_fresh_board(frame, refine_to_fresh(frame, locate_grid(frame)), sizes)
+    return fresh_board(frame, sizes)[0]
+
+
+def fresh_board(frame: np.ndarray, sizes: dict[tuple[int, int], int]) -> tuple[Grid, Direction | None]:
+    """:func:`locate_fresh`'s grid, and the direction its lines were inferred in rather than seen (None: both seen).
+
+    A board whose tiles show no edge between columns (a vertical gradient with no border) is located from its
+    rows, its outline and the size the user named (:mod:`autoplay.vision.one_way`); its columns then stay to be
+    confirmed by the first cells a click opens (:func:`confirm_inferred`).
+    """
+    try:
+        return extend_fresh_board(frame, refine_to_fresh(frame, locate_grid(frame, one_way=False)), sizes), None
+    except UnreadableBoardError:
+        found = locate_one_way(frame, sizes)
+        if found is None:
+            raise
+        return found.grid, found.inferred
+
+
+def confirm_inferred(frame: np.ndarray, grid: Grid, inferred: Direction) -> None:
+    """Stop (exit 3) unless the edges of the cells opened on ``frame`` lie on ``grid``'s ``inferred`` lines: cells
+    are read as opened only on lines the board has shown."""
+    verdict = across_edges(frame, grid, inferred)
+    if verdict != "on":
+        why = "lie elsewhere" if verdict == "off" else "do not show"
+        raise UnreadableBoardError(
+            f"the board shows no {inferred} of its own; the {inferred} taken from its outline and size could not be "
+            f"confirmed: the edges of the first cells opened {why}"
+        )
 
 
 def tighter_session(session: Session) -> Session | None:

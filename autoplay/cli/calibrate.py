@@ -214,7 +214,9 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
         def starter(frame):
             screen.check()
             screen.focus()
-            press_new_game(mouse, window, locate_grid(frame), frame, settings.new_game)
+            # A key needs no board; a face or a button is found and scaled by the board around it.
+            grid = None if "key" in settings.new_game else locate_grid(frame)
+            press_new_game(mouse, window, grid, frame, settings.new_game)
 
     def progress(session) -> None:
         named = set(session.naming.labels.values())

@@ -11,14 +11,17 @@ different outlines but the same centre.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import cv2
 import numpy as np
 
 from autoplay.errors import UnreadableBoardError
 from autoplay.vision.classify import squared_distances
-from autoplay.vision.extend import MOST_LINES, extend_to_tiles
+from autoplay.vision.extend import ALIKE, FRESH_SHARE, MOST_LINES, extend_to_tiles
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
+from autoplay.vision.one_way import OneWay, across_edges, strip_board
 from autoplay.vision.openings import grow_through_openings
 from autoplay.vision.refine import refine_grid
 from autoplay.vision.skin import Skin
@@ -55,19 +58,7 @@ def tile_candidates(
     edge of the two sides of a 2 px grid line between tiles of one brightness, and the tiles then leak into
     each other through the line's other half).
     """
-    edges: np.ndarray
-    if edges_by == "steps":  # already two pixels wide at every step: no widening
-        spread = cv2.morphologyEx(image, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-        strongest = spread if spread.ndim == 2 else spread.max(axis=2)
-        edges = np.where(strongest >= STEP, 255, 0).astype(np.uint8)
-    else:
-        if edges_by == "colour" and image.ndim == 3:
-            # The strongest channel's step counts, so a smooth shading that brightness keeps under the thresholds
-            # (a gradient of 4 levels a pixel in one channel) would pass them: the colour thresholds are higher.
-            edges = cv2.Canny(image, 60, 150)
-        else:
-            edges = cv2.Canny(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 30, 90)
-        edges = cv2.dilate(edges, np.ones((2, 2), np.uint8))
+    edges = edge_map(image, edges_by)
     _, _, stats, _centroids = cv2.connectedComponentsWithStats(255 - edges, connectivity=4)
     x, y, w, h, area = stats.T.astype(np.float64)
     lo, hi = pitch_range
@@ -78,6 +69,22 @@ def tile_candidates(
     keep = square & solid & sized
     centres = np.stack([x + (w - 1) / 2, y + (h - 1) / 2], axis=1)[keep]
     return centres, side[keep]
+
+
+def edge_map(image: np.ndarray, edges_by: str = "brightness") -> np.ndarray:
+    """Edge pixels (255) of ``image`` found the way ``edges_by`` names (see :func:`tile_candidates`)."""
+    edges: np.ndarray
+    if edges_by == "steps":  # already two pixels wide at every step: no widening
+        spread = cv2.morphologyEx(image, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+        strongest = spread if spread.ndim == 2 else spread.max(axis=2)
+        return np.where(strongest >= STEP, 255, 0).astype(np.uint8)
+    if edges_by == "colour" and image.ndim == 3:
+        # The strongest channel's step counts, so a smooth shading that brightness keeps under the thresholds
+        # (a gradient of 4 levels a pixel in one channel) would pass them: the colour thresholds are higher.
+        edges = cv2.Canny(image, 60, 150)
+    else:
+        edges = cv2.Canny(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 30, 90)
+    return cv2.dilate(edges, np.ones((2, 2), np.uint8))
 
 
 def _linked_components(n: int, pairs: np.ndarray) -> np.ndarray:
@@ -192,11 +199,13 @@ def _lattice(
     return centres[members], sides[members], pitch_x, pitch_y
 
 
-def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
+def locate_grid(image: np.ndarray, skin: Skin | None = None, *, one_way: bool = True) -> Grid:
     """The board's grid on ``image`` (a window grab or a whole desktop).
 
     With a skin, its pitch range narrows the search (fewer false tiles on a busy
-    desktop).  Raises :class:`UnreadableBoardError` when no lattice of tiles is found.
+    desktop).  Raises :class:`UnreadableBoardError` when no lattice of tiles is found.  ``one_way=False`` leaves
+    out boards whose lattice shows in one direction only (:func:`locate_one_way`), for a caller that confirms
+    such a board's other direction itself.
     """
     pitch_range = skin.pitch_range if skin is not None and skin.pitch_range else DEFAULT_PITCH_RANGE
     # A stipple of one-pixel period (xbomb's covered tiles) is all edges to Canny, so no outline encloses a tile;
@@ -225,6 +234,12 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
             best = (*lines, np.array([pitch_x, pitch_y]))
         if len(lines[1]) >= MIN_SIDE and len(lines[2]) >= MIN_SIDE and _near_known_size(lines, skin):
             break
+    if one_way and (best is None or len(best[1]) < MIN_SIDE or len(best[2]) < MIN_SIDE):
+        # No square tiles, or too few: a board whose tiles show edges in one direction only is found by its rows.
+        sizes = skin.mines_by_size if skin is not None else {}
+        strips = locate_one_way(image, sizes, pitch_range, None if skin is None else skin.subpixel)
+        if strips is not None:
+            return _confirmed(image, strips, skin)
     if best is None:
         raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
     located_on, col_centres, row_centres, (pitch_x, pitch_y) = best
@@ -249,6 +264,56 @@ def locate_grid(image: np.ndarray, skin: Skin | None = None) -> Grid:
         if side and skin.mines_by_size and (grid.rows, grid.cols) not in skin.mines_by_size:
             raise _cut_board(side)
     return grid
+
+
+def locate_one_way(
+    image: np.ndarray,
+    sizes: Collection[tuple[int, int]] = (),
+    pitch_range: tuple[float, float] = DEFAULT_PITCH_RANGE,
+    subpixel: bool | None = None,
+) -> OneWay | None:
+    """A board that shows its lattice in one direction only (see :mod:`autoplay.vision.one_way`), found with the
+    first way of finding edges that shows its stack of strips; None when none does.  Its edges are placed as every
+    board's (:func:`_drawn_edges`, ``subpixel`` the skin's choice): on whole pixels at a whole pitch, so that live
+    calibration cuts its templates as play samples its cells.  Without a skin a fractional pitch keeps its edges
+    between pixels: a fresh board of this kind looks the same under either placement (nothing changes along its
+    strips), so counting its looks cannot choose, and a fractional pitch is a page drawn at a scale."""
+    blurred: np.ndarray | None = None
+    for edges_by, blur in EDGE_PASSES:
+        if edges_by == "colour" and image.ndim == 2:
+            continue
+        if blur and blurred is None:
+            blurred = cv2.blur(image, (3, 3))
+        found = strip_board(image, edge_map(blurred if blur and blurred is not None else image, edges_by), sizes,
+                            pitch_range)  # fmt: skip
+        if found is not None:
+            return OneWay(_drawn_edges(image, found.grid, True if subpixel is None else subpixel), found.inferred)
+    return None
+
+
+def _confirmed(image: np.ndarray, found: OneWay, skin: Skin | None) -> Grid:
+    """The grid of a board located from one direction, once what the board shows does not contradict it: edges
+    across its cells lie on its inferred lines, or it shows none and every cell looks alike (a fresh board, read
+    the same wherever those lines fall)."""
+    verdict = across_edges(image, found.grid, found.inferred)
+    seen = "rows" if found.inferred == "columns" else "columns"
+    if verdict == "off":
+        raise UnreadableBoardError(
+            f"the board shows its {seen} but not its {found.inferred}, and the {found.inferred} taken from its "
+            "outline do not lie where its opened cells' edges are"
+        )
+    if verdict == "none" and not _mostly_alike(image, found.grid):
+        raise UnreadableBoardError(
+            f"the board shows its {seen} but not its {found.inferred}, and no opened cells to place them by"
+        )
+    return found.grid if skin is None else refine_grid(image, found.grid, skin)
+
+
+def _mostly_alike(image: np.ndarray, grid: Grid) -> bool:
+    """Whether ``FRESH_SHARE`` of the cells show the board's commonest look (a fresh board, maybe with a flag)."""
+    vectors = patch_vectors(cell_patches(image, grid))
+    distance = np.sqrt(((vectors - np.median(vectors, axis=0)) ** 2).mean(axis=1))
+    return bool(np.mean(distance < ALIKE) >= FRESH_SHARE)
 
 
 def _cut_board(side: str) -> UnreadableBoardError:
