@@ -54,6 +54,7 @@ from autoplay.play.fresh_looks import (
     with_unreadable,
 )
 from autoplay.play.proven_open import UnknownInPlay, proven_opened
+from autoplay.play.reading import in_one_line
 from autoplay.play.recorder import Recorder
 from autoplay.play.redraw import DAMAGE_CEILING, DamageRhythm, poll_board
 from autoplay.solver.decide import Decision, Move
@@ -265,17 +266,6 @@ def shown_state(decoded: DecodedFrame, own_flags: Collection[tuple[int, int]] = 
     if board.mines is not None and HIDDEN not in readable and flags == board.mines:
         return "won"
     return state
-
-
-def in_one_line(cells: Collection[tuple[int, int]]) -> bool:
-    """Whether ``cells`` (two or more) all lie in one row or one column: what a lattice line a pixel off leaves.
-
-    >>> in_one_line({(0, 3), (5, 3), (9, 3)}), in_one_line({(2, 1), (7, 4)}), in_one_line({(4, 4)})
-    (True, False, False)
-    """
-    rows = {r for r, _ in cells}
-    cols = {c for _, c in cells}
-    return len(cells) >= 2 and (len(rows) == 1 or len(cols) == 1)
 
 
 def unregistered(

@@ -7,6 +7,7 @@ exactly the same function without importing anything that can click.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Protocol
 
 import numpy as np
@@ -58,3 +59,14 @@ def require_known_size(decoded: DecodedFrame, skin: Skin) -> None:
             f"are {known}: part of the board is missing from the picture (scroll or zoom out so that the whole "
             "board shows, or pass --mines if this really is another size)"
         )
+
+
+def in_one_line(cells: Collection[tuple[int, int]]) -> bool:
+    """Whether ``cells`` (two or more) all lie in one row or one column: what a lattice line a pixel off leaves.
+
+    >>> in_one_line({(0, 3), (5, 3), (9, 3)}), in_one_line({(2, 1), (7, 4)}), in_one_line({(4, 4)})
+    (True, False, False)
+    """
+    rows = {r for r, _ in cells}
+    cols = {c for _, c in cells}
+    return len(cells) >= 2 and (len(rows) == 1 or len(cols) == 1)

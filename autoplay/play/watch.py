@@ -26,7 +26,7 @@ from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board, Coord
 from autoplay.control.capture import Roi, grab, wait_settled
 from autoplay.control.window import Window
 from autoplay.errors import UnreadableBoardError
-from autoplay.play.reading import FrameDecoder
+from autoplay.play.reading import FrameDecoder, in_one_line
 from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.grid import Grid
 
@@ -155,12 +155,13 @@ def read_frame(
     ``expected`` (those a fresh location was last tried for, and the tile under the pointer, which the game may
     light): gnome-mines' lattice wobbles by a pixel, and a grid located on the fresh board can leave a tile of a
     later frame unread that the board's own lattice reads.  Locating costs ~150 ms on an expert board, so a tile
-    lit under the pointer is not worth it.
+    lit under the pointer is not worth it, nor are new unread cells scattered over the board (cells caught in a
+    redraw, looks the skin does not know): a lattice line a pixel off leaves its cells in one row or column.
     """
     decoded = decode(frame, grid)
     unread = frozenset((int(r), int(c)) for r, c in decoded.unreadable)
     many = grid is not None and len(unread) > RELOCATE_SHARE * grid.rows * grid.cols
-    if grid is not None and unread and (many or unread - expected):
+    if grid is not None and unread and (many or in_one_line(unread - expected)):
         try:
             fresh = decode(frame, None)
         except UnreadableBoardError:
