@@ -25,7 +25,14 @@ from typing import Final
 
 from autoplay.board.model import Board, neighbour_table
 from autoplay.errors import ContradictionError
-from autoplay.solver.count import BudgetExceeded, ComponentCount, count_by_watched, count_component
+from autoplay.solver.count import (
+    BudgetExceeded,
+    ComponentCount,
+    SiblingCounter,
+    count_by_watched,
+    count_component,
+    nonzero_places,
+)
 from autoplay.solver.position import Position, read_position
 
 Coord = tuple[int, int]
@@ -37,6 +44,10 @@ _CACHE: Final[dict[tuple[tuple[tuple[int, ...], int], ...], ComponentCount]] = {
 _CACHE_LIMIT: Final = 256
 #: Counts split by the mines on a guess candidate's neighbours, keyed by (constraints, watched cells).
 _WATCHED: Final[dict[tuple[tuple[tuple[tuple[int, ...], int], ...], tuple[int, ...]], dict[int, ComponentCount]]] = {}
+#: Counters shared by sibling positions (:class:`SiblingCounter`), keyed like :data:`_WATCHED` with the free
+#: number's need written as -1.  Siblings are asked about within one decision: a few suffice, and each holds a memo.
+_SIBLINGS: Final[dict[tuple[tuple[tuple[tuple[int, ...], int], ...], tuple[int, ...]], SiblingCounter]] = {}
+_SIBLINGS_LIMIT: Final = 32
 
 
 @dataclass
@@ -223,7 +234,9 @@ def _unjoined(
     return shares, solutions, off_share
 
 
-def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | None = None) -> Outcomes:
+def reveal_outcomes(
+    pos: Position, mines: int, index: int, *, deadline: float | None = None, sibling_of: int = -1
+) -> Outcomes:
     """The global tally after ``index`` is revealed, for every number it can show.
 
     Equal to ``tally(with_reveal(pos, index, value), mines)`` for each value that can occur, but the
@@ -232,6 +245,11 @@ def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | 
     splits its counts by the number the cell would show.  Each number's tally is joined only when
     asked for (:class:`Outcomes`).  Raises :class:`BudgetExceeded` at ``deadline``, here or when a
     tally is read.
+
+    ``sibling_of`` names a cell whose number was just written in (``pos`` is ``with_reveal(parent,
+    sibling_of, v)``): the depth-3 search asks about the same ``index`` for several ``v``, so the
+    changed part is counted once for all of them with that number left free (:func:`count_by_free_need`)
+    and each sibling reads its own slice; the answer is the same.
     """
     layout = _layout(pos)
     nbrs = neighbour_table(pos.rows, pos.cols)[index]
@@ -255,7 +273,12 @@ def reveal_outcomes(pos: Position, mines: int, index: int, *, deadline: float | 
             kept.append(piece)
     counts = [_count_cached(piece, deadline) for piece in kept]
     off = layout.off if touched.isdisjoint(layout.off_set) else tuple(j for j in layout.off if j not in touched)
-    by_number = {base + seen: count for seen, count in _count_watched_cached(changed, watched, deadline).items()}
+    free = _free_place(pos, changed, sibling_of, index) if sibling_of >= 0 else -1
+    if free >= 0:
+        counted = _count_sibling_cached(changed, free, watched, deadline)
+    else:
+        counted = _count_watched_cached(changed, watched, deadline)
+    by_number = {base + seen: count for seen, count in counted.items()}
     return Outcomes(pos, counts, off, mines - len(pos.known_mines), by_number, deadline)
 
 
@@ -281,6 +304,7 @@ class Outcomes(Mapping[int, Tally]):
         self._deadline = deadline
         self._kept: tuple[list[list[int]], list[int]] | None = None
         self._kept_supports: list[int] | None = None
+        self._kept_all_support = -1
         self._tallies: dict[int, Tally | None] = {}
         self._safe: dict[int, tuple[int, int] | None] = {}  # safe_cells' answers: the depth-3 search asks again
         self._lowest: dict[int, float] = {}
@@ -322,9 +346,11 @@ class Outcomes(Mapping[int, Tally]):
         total = sum([w * r for w, r in zip(full, room) if w and r])
         if total == 0:
             return None
-        room_support = _support(room)
-        mine_support = _support(count.totals)
-        others = [_sumset(e, mine_support) for e in self._kept_supports] + [_support(kept_all)]
+        room_support = _room_support(n_off, self._left, len(full))
+        mine_support = count.total_support
+        if self._kept_all_support < 0:
+            self._kept_all_support = _support(kept_all)
+        others = [_sumset(e, mine_support) for e in self._kept_supports] + [self._kept_all_support]
         safe = 0
         first = -1  # the first safe cell in the order of the joined tally's shares
         for i, component in enumerate([*self._counts, count]):
@@ -334,12 +360,12 @@ class Outcomes(Mapping[int, Tally]):
             for m in range(len(component.totals)):
                 if (others[i] << m) & room_support:
                     live |= 1 << m
-            for cells, per_m in zip(component.groups, component.group_mines):
-                if not _support(per_m) & live:
+            for cells, group_support in zip(component.groups, component.group_support):
+                if not group_support & live:
                     if not safe:
                         first = cells[0]
                     safe += len(cells)
-        if n_off and not _support(full) & _support(_room(n_off - 1, self._left - 1, len(full))):
+        if n_off and not _support(full) & _room_support(n_off - 1, self._left - 1, len(full)):
             if not safe:
                 first = self._off[0]
             safe += n_off
@@ -489,10 +515,46 @@ def _count_watched_cached(
     return found
 
 
+def _free_place(pos: Position, changed: list[tuple[tuple[int, ...], int]], cell: int, index: int) -> int:
+    """Where in ``changed`` the number at ``cell`` stands (without ``index``, which opens), or -1 if nowhere."""
+    for con in pos.constraints:
+        if con.cell == cell:
+            mine = (tuple(j for j in con.unknowns if j != index), con.mines)
+            for k, entry in enumerate(changed):
+                if entry == mine:
+                    return k
+            return -1
+    return -1
+
+
+def _count_sibling_cached(
+    changed: list[tuple[tuple[int, ...], int]], free: int, watched: tuple[int, ...], deadline: float | None
+) -> dict[int, ComponentCount]:
+    """:func:`count_by_watched` of ``changed``, counted with the siblings that differ only in its ``free`` need.
+
+    A count made already for any caller is read from :data:`_WATCHED`; a sibling's own counts stay with its
+    :class:`SiblingCounter` (their groups may come in another order, which only the depth-3 search's sums
+    and minima may see).
+    """
+    found = _WATCHED.get((tuple(changed), watched))
+    if found is not None:
+        return found
+    family = (tuple(changed[:free]) + ((changed[free][0], -1),) + tuple(changed[free + 1 :]), watched)
+    counter = _SIBLINGS.get(family)
+    if counter is None:
+        _check(deadline)
+        counter = SiblingCounter(changed, free, watched, deadline)
+        if len(_SIBLINGS) >= _SIBLINGS_LIMIT:
+            _SIBLINGS.clear()
+        _SIBLINGS[family] = counter
+    return counter.counts(changed[free][1], deadline)
+
+
 def clear_component_cache() -> None:
     """Forget cached component counts (tests use it to force a fresh enumeration)."""
     _CACHE.clear()
     _WATCHED.clear()
+    _SIBLINGS.clear()
 
 
 def _estimate(piece: list[tuple[tuple[int, ...], int]]) -> dict[int, float]:
@@ -541,6 +603,12 @@ def _room(n_off: int, left: int, size: int) -> tuple[int, ...]:
             current = current * (k + 1) // (n_off - k)
             out.append(current)
     return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _room_support(n_off: int, left: int, size: int) -> int:
+    """:func:`_support` of :func:`_room`, remembered with it."""
+    return _support(_room(n_off, left, size))
 
 
 def _convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:
@@ -623,16 +691,12 @@ def _global(
 
 
 def _support(values: Sequence[int]) -> int:
-    """Bit m set where ``values[m]`` is not zero.
+    """Bit m set where ``values[m]`` is not zero (:func:`count.nonzero_places` for any sequence).
 
     >>> bin(_support([0, 5, 0, 2]))
     '0b1010'
     """
-    mask = 0
-    for m, v in enumerate(values):
-        if v:
-            mask |= 1 << m
-    return mask
+    return nonzero_places(list(values))
 
 
 def _sumset(a: int, b: int) -> int:

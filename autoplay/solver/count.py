@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 from typing import Final
 
@@ -36,6 +36,10 @@ class ComponentCount:
     groups: tuple[tuple[int, ...], ...]
     totals: tuple[int, ...]
     group_mines: tuple[tuple[int, ...], ...]
+    #: bit m set where ``totals[m]`` is non-zero, and the same for each group's ``group_mines``: whether a cell
+    #: is certainly safe depends only on these (:meth:`analysis.Outcomes.safe_cells`), made once per count here
+    total_support: int = field(default=0, compare=False, repr=False)
+    group_support: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
 
 def group_cells(constraints: list[tuple[tuple[int, ...], int]]) -> list[tuple[int, ...]]:
@@ -56,7 +60,7 @@ def count_component(constraints: list[tuple[tuple[int, ...], int]], deadline: fl
     Raises :class:`BudgetExceeded` once ``time.perf_counter()`` passes ``deadline``.
     """
     groups, by_watched = _count(constraints, (), deadline)
-    return by_watched.get(0) or ComponentCount(groups, (), tuple(() for _ in groups))
+    return by_watched.get(0) or ComponentCount(groups, (), tuple(() for _ in groups), 0, tuple(0 for _ in groups))
 
 
 def count_by_watched(
@@ -75,20 +79,36 @@ def count_by_watched(
 def _count(
     constraints: list[tuple[tuple[int, ...], int]], watched: tuple[int, ...], deadline: float | None
 ) -> tuple[tuple[tuple[int, ...], ...], dict[int, ComponentCount]]:
+    ordered, enumerator = _prepare(constraints, watched, deadline)
+    return ordered, _by_watched(ordered, enumerator.run())
+
+
+def _prepare(
+    constraints: list[tuple[tuple[int, ...], int]],
+    watched: tuple[int, ...],
+    deadline: float | None,
+    early: int = -1,
+) -> tuple[tuple[tuple[int, ...], ...], _Enumerator]:
+    """The groups in sweep order and the enumerator over them, ready to run (``early``: see :func:`_sweep_order`)."""
     pseudo = [(watched, -1)] if watched else []
     groups = group_cells(constraints + pseudo)
     group_of = {j: g for g, cells in enumerate(groups) for j in cells}
     cons_groups = [sorted({group_of[j] for j in cells}) for cells, _need in constraints]
     watched_groups = {group_of[j] for j in watched}
-    order = _sweep_order(len(groups), cons_groups + [sorted(watched_groups)] if watched else cons_groups)
+    first_swept = cons_groups[early] if early >= 0 else None
+    order = _sweep_order(len(groups), cons_groups + [sorted(watched_groups)] if watched else cons_groups, first_swept)
     rank = {g: i for i, g in enumerate(order)}
     sizes = [len(groups[g]) for g in order]
     cons_groups = [sorted(rank[g] for g in gs) for gs in cons_groups]
     needs = [need for _cells, need in constraints]
     steps = [1 + _WATCH * (g in watched_groups) for g in order]
-    result = _Enumerator(sizes, cons_groups, needs, deadline, steps).run()
-    k = len(order)
-    ordered = tuple(groups[g] for g in order)
+    enumerator = _Enumerator(sizes, cons_groups, needs, deadline, steps)
+    return tuple(groups[g] for g in order), enumerator
+
+
+def _by_watched(ordered: tuple[tuple[int, ...], ...], result: dict[int, list[int]]) -> dict[int, ComponentCount]:
+    """The enumerator's vectors, keyed ``mines + _WATCH * watched mines``, as one count per watched mines."""
+    k = len(ordered)
     by_watched: dict[int, dict[int, list[int]]] = {}
     for key, vec in result.items():
         seen, m = divmod(key, _WATCH)
@@ -100,16 +120,73 @@ def _count(
         # one column per mine count (totals, then each group's mines); transposed into rows in C
         rows = tuple(zip(*[vecs.get(m, zero) for m in range(max(vecs) + 1)]))
         if any(rows[0]):
-            counts[seen] = ComponentCount(ordered, rows[0], rows[1:])
-    return ordered, counts
+            supports = tuple([nonzero_places(per_m) for per_m in rows[1:]])
+            counts[seen] = ComponentCount(ordered, rows[0], rows[1:], nonzero_places(rows[0]), supports)
+    return counts
+
+
+class SiblingCounter:
+    """:func:`count_by_watched` of constraints that differ only in what one of them (``free``) needs.
+
+    The depth-3 search counts the same follow-up cell in sibling positions: the positions after a
+    candidate showed each of its numbers differ only in that number's need.  One enumerator serves
+    them all: the groups, the sweep and the set-up are made once, and the memo of every sub-count
+    that starts after the free number's first group (there its need is part of the memo's key, as
+    what it still needs, and nothing below depends on its starting need) is kept from one sibling to
+    the next; only the sub-counts that start at or before that group are counted again, and the sweep
+    starts at whichever far end of the component reaches that group sooner.  Each answer holds
+    :func:`count_by_watched`'s counts for that sibling, its groups possibly in another order
+    (``tests/solver/test_sibling_counter.py``); the depth-3 search reads only sums and minima of them.
+    """
+
+    def __init__(
+        self,
+        constraints: list[tuple[tuple[int, ...], int]],
+        free: int,
+        watched: tuple[int, ...],
+        deadline: float | None,
+    ) -> None:
+        self.ordered, self.enumerator = _prepare(constraints, watched, deadline, free)
+        self.free = free
+        self.need = constraints[free][1]
+        self.answers: dict[int, dict[int, ComponentCount]] = {}
+
+    def counts(self, need: int, deadline: float | None) -> dict[int, ComponentCount]:
+        """The counts with the free number needing ``need``; raises :class:`BudgetExceeded` at ``deadline``."""
+        found = self.answers.get(need)
+        if found is None:
+            enumerator = self.enumerator
+            enumerator.deadline = deadline
+            if need != self.need:
+                enumerator.set_need(self.free, need)
+                self.need = need
+            found = self.answers[need] = _by_watched(self.ordered, enumerator.run())
+        return found
+
+
+def nonzero_places(values: tuple[int, ...] | list[int]) -> int:
+    """Bit m set where ``values[m]`` is not zero.
+
+    >>> bin(nonzero_places([0, 5, 0, 2]))
+    '0b1010'
+    """
+    mask = 0
+    for m, v in enumerate(values):
+        if v:
+            mask |= 1 << m
+    return mask
 
 
 #: Result keys are ``mines + _WATCH * watched mines``; no component holds this many mines.
 _WATCH: Final = 1 << 16
 
 
-def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
-    """Breadth-first order from a far-away group, so the band of open numbers stays thin."""
+def _sweep_order(n: int, cons_groups: list[list[int]], early: list[int] | None = None) -> list[int]:
+    """Breadth-first order from a far-away group, so the band of open numbers stays thin.
+
+    With ``early`` (groups of a number whose need will change, :class:`SiblingCounter`), its piece is swept
+    first, from whichever of the piece's two far ends reaches one of those groups sooner.
+    """
     around: list[set[int]] = [set() for _ in range(n)]
     for gs in cons_groups:
         for g in gs:
@@ -117,10 +194,15 @@ def _sweep_order(n: int, cons_groups: list[list[int]]) -> list[int]:
     adjacent = [sorted(a) for a in around]  # sorted once: every search walks them in this order
     order: list[int] = []
     placed = [False] * n
-    for start in range(n):  # one pass per connected piece (callers normally pass one)
+    starts = list(range(n)) if not early else [early[0], *range(n)]
+    for start in starts:  # one pass per connected piece (callers normally pass one)
         if placed[start]:
             continue
         piece = _breadth_first(adjacent, _breadth_first(adjacent, start)[-1])
+        if early and start == early[0]:
+            other = _breadth_first(adjacent, piece[-1])
+            if min(other.index(g) for g in early) < min(piece.index(g) for g in early):
+                piece = other
         order.extend(piece)
         for g in piece:
             placed[g] = True
@@ -206,7 +288,32 @@ class _Enumerator:
             plan = [(where.get(c, -1), needs[c], c in here) for c in open_at[i + 1]]
             self.plans.append(plan)
             self.touches.append(tuple(int(touched) for _src, _fresh, touched in plan))
+        self.first = first
+        self.needs = list(needs)
+        self.open_at = open_at
+        self.position = position
+        self.touching = touching
         self.memo: dict[tuple[int, tuple[int, ...]], dict[int, list[int]]] = {}
+        #: sub-counts from groups up to ``split``, where some number's starting need may still change (set_need)
+        self.top: dict[tuple[int, tuple[int, ...]], dict[int, list[int]]] = {}
+        self.split = -1
+
+    def set_need(self, c: int, need: int) -> None:
+        """Make number ``c`` need ``need``: its starting need enters only at its first group, so only the
+        sub-counts from groups up to that one are forgotten (the rest of the memo holds for any need)."""
+        self.needs[c] = need
+        i = self.first[c]
+        if i > self.split:  # the sub-counts from groups after i were kept with the others: move them apart
+            self.split = i
+            for key in [key for key in self.memo if key[0] <= i]:
+                del self.memo[key]
+        self.top.clear()
+        where = self.position[i]
+        needs = self.needs
+        self.terms[i] = [(where.get(d, -1), needs[d], capacity_after) for d, capacity_after in self.touching[i]]
+        self.plans[i] = [
+            (where.get(d, -1), needs[d], touched) for (_s, _n, touched), d in zip(self.plans[i], self.open_at[i + 1])
+        ]
 
     def _check_deadline(self) -> None:
         """Set-up is linear in the component but a 200x200 board's frontier is long: it is bounded too."""
@@ -220,7 +327,8 @@ class _Enumerator:
         if i == len(self.sizes):
             return {0: [1]}
         key = (i, state)
-        cached = self.memo.get(key)
+        memo = self.top if i <= self.split else self.memo
+        cached = memo.get(key)
         if cached is not None:
             return cached
         self.nodes += 1
@@ -265,5 +373,5 @@ class _Enumerator:
                     acc[1] += first * x
                     for t in range(1, len(vec)):
                         acc[t + 1] += ways * vec[t]
-        self.memo[key] = out
+        memo[key] = out
         return out

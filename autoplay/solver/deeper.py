@@ -72,9 +72,59 @@ class _Search:
         value is returned.
         """
         try:
-            return self._value(pos, solutions, index, self._after_first, beat, self.seen.get(index))
+            if beat is None:
+                return self._value(pos, solutions, index, self._after_first, None, self.seen.get(index))
+            return self._challenge(pos, solutions, index, beat)
         except (_OutOfTime, BudgetExceeded):
             return None
+
+    def _challenge(self, pos: Position, solutions: int, index: int, beat: float) -> float:
+        """:meth:`_value` of a challenger to ``beat``: the same sum when it wins, a partial one when it cannot.
+
+        Its numbers are weighed costliest-to-settle first: a number leaving two or more safe cells is worth
+        its chance at no cost, and the others in falling order of their ceiling (the chance, or the chance
+        times the safest cell's chance where no cell is safe), since those pull the bound on the whole down
+        the most.  It stops once what is known plus the ceilings of the numbers not yet weighed cannot lift
+        it past ``beat`` (with :data:`_SURE` to spare for the sum's order); a challenger that wins has every
+        number weighed and its value summed in the plain order, to the same float as :meth:`_value`.
+        """
+        if time.perf_counter() > self.deadline:
+            raise _OutOfTime
+        outcomes = self.seen.get(index)
+        if outcomes is None:
+            outcomes = reveal_outcomes(pos, self.mines, index, deadline=self.deadline)
+        found: list[tuple[int, int, int]] = []
+        for value in outcomes.numbers():
+            counted = outcomes.safe_cells(value)
+            if counted is not None:
+                found.append((value, counted[0], counted[1]))
+        chances = [layouts / solutions for _value, layouts, _safe in found]
+        factors = [1.0] * len(found)
+        caps: list[float] = []
+        known = 0.0
+        for k, (value, _layouts, safe) in enumerate(found):
+            if safe >= 2:  # the value of the position after is 1 (see _after_first): exact, no count
+                caps.append(0.0)
+                known += chances[k]
+            else:
+                caps.append(chances[k] if safe else chances[k] * (1.0 - outcomes.lowest_probability(value)))
+        costly = sorted((k for k, (_v, _l, safe) in enumerate(found) if safe < 2), key=lambda k: (-caps[k], k))
+        open_cap = sum(caps)
+        for k in costly:
+            if known + open_cap <= beat + _TIE - _SURE:
+                return known  # below the leader, as the full sum would be
+            open_cap -= caps[k]
+            # the least V2 after this number with which the challenger could still pass the leader
+            need = (beat + _TIE - 2 * _SURE - known - open_cap) / chances[k]
+            value, _layouts, safe = found[k]
+            factors[k] = self._after_first(pos, index, value, outcomes, safe, floor=need)
+            if factors[k] < need:  # V2 is below need as well: the whole stays below the leader
+                return known
+            known += chances[k] * factors[k]
+        total = 0.0
+        for k in range(len(found)):
+            total += chances[k] * factors[k]
+        return total
 
     def _value(
         self,
@@ -85,6 +135,7 @@ class _Search:
         beat: float | None = None,
         outcomes: Outcomes | None = None,
         floor: float = 0.0,
+        sibling_of: int = -1,
     ) -> float:
         """Sum over the numbers ``index`` can show of their chance times ``rest`` of the position after it.
 
@@ -99,7 +150,7 @@ class _Search:
         if time.perf_counter() > self.deadline:
             raise _OutOfTime
         if outcomes is None:
-            outcomes = reveal_outcomes(pos, self.mines, index, deadline=self.deadline)
+            outcomes = reveal_outcomes(pos, self.mines, index, deadline=self.deadline, sibling_of=sibling_of)
         found: list[tuple[int, int, int]] = []
         possible = 0
         for value in outcomes.numbers():
@@ -141,23 +192,39 @@ class _Search:
             ceiling += chance if safe else chance * (1.0 - outcomes.lowest_probability(value))
         return ceiling
 
-    def _after_first(self, pos: Position, index: int, value: int, outcomes: Outcomes, safe_count: int) -> float:
-        """V2 of the position after ``index`` showed ``value`` (see the module docstring)."""
+    def _after_first(
+        self, pos: Position, index: int, value: int, outcomes: Outcomes, safe_count: int, floor: float = 0.0
+    ) -> float:
+        """V2 of the position after ``index`` showed ``value`` (see the module docstring).
+
+        With ``floor``, an answer of at least ``floor`` is exact, and one below it says only that V2 is below
+        ``floor`` too (follow-ups stop once none can reach it): a challenger needs no more to be sure it loses.
+        """
         if safe_count >= 2:
             return 1.0
         child = with_reveal(pos, index, value)
         if safe_count:
             counted = outcomes.safe_cells(value)
             assert counted is not None
-            return self._value(child, counted[0], outcomes.first_safe(value), self._after_second)
+            return self._value(
+                child, counted[0], outcomes.first_safe(value), self._after_second, floor=floor, sibling_of=index
+            )
         after = outcomes.joined(value)
         assert after is not None
-        risk = {j: num / den for cells, num, den in after.shares for j in cells}
+        risk: dict[int, float] = {}
+        for cells, num, den in after.shares:
+            p_mine = num / den  # once a group: the division of the huge counts costs more than the dictionary
+            for j in cells:
+                risk[j] = p_mine
         best = 0.0
         for cell in self.candidates(child, risk)[:FOLLOW_UPS]:
-            if 1.0 - risk[cell] <= best:
+            safety = 1.0 - risk[cell]
+            if safety <= best or safety < floor - _SURE:
                 break
-            best = max(best, self._value(child, after.solutions, cell, self._after_second, floor=best))
+            value_here = self._value(
+                child, after.solutions, cell, self._after_second, floor=max(best, floor), sibling_of=index
+            )
+            best = max(best, value_here)
         return best
 
     @staticmethod

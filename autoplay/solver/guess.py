@@ -34,18 +34,17 @@ probability".
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass
 from typing import Final
-
-import numpy as np
 
 from autoplay.board.model import neighbour_table
 from autoplay.solver.analysis import Analysis, Outcomes, reveal_outcomes
 from autoplay.solver.count import BudgetExceeded
 from autoplay.solver.deeper import deeper_pick
 from autoplay.solver.endgame import MAX_LAYOUTS, EndgameSearch, SearchTimeout, list_layouts
-from autoplay.solver.position import Position, neighbour_counts
+from autoplay.solver.position import Position
 from autoplay.solver.traps import pseudo_fifty_fifty
 
 #: Candidates need safety at least this fraction of the best safety.
@@ -294,18 +293,31 @@ def _candidates(pos: Position, risk: dict[int, float]) -> list[int]:
     off = [j for j in close if not on_frontier[j]]
     # fewer unknown neighbours (corners, then edges): more likely to show a zero and open an area
     if len(off) > MAX_OFF_FRONTIER:
-        hidden_around = _unknown_neighbours(pos)
-        off.sort(key=lambda j: (hidden_around[j], j))
+        off = _fewest_hidden_around(pos, off)
     chosen = on + off[:MAX_OFF_FRONTIER]
     chosen.sort(key=lambda j: (risk[j], j))
     return chosen
 
 
-def _unknown_neighbours(pos: Position) -> list[int]:
-    """How many unknown neighbours each cell of the board has (flat), counted for the whole grid with numpy."""
-    mask = np.zeros(pos.rows * pos.cols, np.int16)
-    mask[list(pos.unknown)] = 1
-    return neighbour_counts(mask.reshape(pos.rows, pos.cols)).ravel().tolist()
+def _fewest_hidden_around(pos: Position, cells: list[int]) -> list[int]:
+    """The first :data:`MAX_OFF_FRONTIER` of ``cells`` by (unknown neighbours, index): ``sorted`` by that key.
+
+    The depth-3 search asks for every position it weighs, and the off-frontier cells are most of the board:
+    each key is one small integer (unknown neighbours times the board's size, plus the index), counted only
+    for these cells, and only the few smallest are kept.
+    """
+    size = pos.rows * pos.cols
+    hidden = [0] * size  # a list of small ints: the compiled solver indexes it without boxing
+    for j in pos.unknown:
+        hidden[j] = 1
+    nbrs = neighbour_table(pos.rows, pos.cols)
+    keys: list[int] = []
+    for j in cells:
+        around = 0
+        for i in nbrs[j]:
+            around += hidden[i]
+        keys.append(around * size + j)
+    return [key % size for key in heapq.nsmallest(MAX_OFF_FRONTIER, keys)]
 
 
 def _look_ahead(
