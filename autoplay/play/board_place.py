@@ -57,12 +57,22 @@ class BoardLost(ControlError):
 def bands(grid: Grid, shape: tuple[int, ...], band: int = BAND) -> list[tuple[slice, slice]]:
     """The strips of a frame of ``shape`` just outside the grid (above, below, left, right), clipped to the frame.
 
+    A grid with edges between pixels or a fractional pitch (a page drawn at 125%) has its outline rounded, and a tile
+    drawn there can reach the pixel line just outside it (seen in Firefox at 125%: a covered tile's border one row
+    above the located top edge, gone when the cell opened, which read as the page moving).  The strips of such a
+    grid keep one pixel away from it; a page that moves by two pixels or more still shows in them.
+
     >>> grid = Grid(np.arange(0.0, 41.0, 10.0), np.arange(10.0, 51.0, 10.0))
     >>> [(s.start, s.stop, t.start, t.stop) for s, t in bands(grid, (60, 40, 3))]  # flush with the left edge
     [(7, 10, 0, 40), (50, 53, 0, 40)]
+    >>> scaled = Grid(np.arange(0.0, 41.0, 10.0) + 0.5, np.arange(10.0, 51.0, 10.0) + 0.5)
+    >>> [(s.start, s.stop) for s, _ in bands(scaled, (60, 40, 3))[:2]]  # one pixel off the rounded outline
+    [(6, 9), (51, 54)]
     """
     height, width = shape[:2]
     x0, y0, x1, y1 = grid.rect
+    if _drawn_at_a_scale(grid):
+        x0, y0, x1, y1 = x0 - 1, y0 - 1, x1 + 1, y1 + 1
     left, right = max(0, x0 - band), min(width, x1 + band)
     top, bottom = max(0, y0 - band), min(height, y1 + band)
     strips = [
@@ -72,6 +82,12 @@ def bands(grid: Grid, shape: tuple[int, ...], band: int = BAND) -> list[tuple[sl
         (slice(max(0, y0), min(height, y1)), slice(min(right, x1), right)),
     ]
     return [(rows, cols) for rows, cols in strips if rows.stop > rows.start and cols.stop > cols.start]
+
+
+def _drawn_at_a_scale(grid: Grid) -> bool:
+    """Whether the grid's edges lie between pixels or its pitch is fractional (edges rounded to whole pixels)."""
+    pitches = [(edges[-1] - edges[0]) / (len(edges) - 1) for edges in (grid.xs, grid.ys)]
+    return grid.subpixel or any(abs(p - round(p)) > 1e-6 for p in pitches)
 
 
 def in_place(before: np.ndarray, now: np.ndarray, grid: Grid) -> bool:
