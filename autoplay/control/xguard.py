@@ -167,8 +167,8 @@ class X11Guard:
     def holding(self, board: Rect) -> Iterator[None]:
         """Grab the server, check, and hold the grab until the block's clicks have been processed."""
         conn = self.x.conn
-        conn.grab_server()
-        try:
+        try:  # the grab inside: a Ctrl-C right after it still reaches the ungrab (a grab left held blocks others)
+            conn.grab_server()
             self.check_clear(board)
             self._place_backstop(board)
             self._board = board
