@@ -14,6 +14,7 @@ import sys
 
 from autoplay import __version__, compiled
 from autoplay.cli.arguments import OneLineParser, stderr_line
+from autoplay.control.interrupts import interrupts_outside
 from autoplay.errors import AutoplayError, ControlError, ExitCode
 
 #: Sub-command modules, in the order ``--help`` lists them.
@@ -68,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return int(ExitCode.USAGE)
     try:
-        return int(args.func(args) or 0)
+        with interrupts_outside():  # a Ctrl-C inside python-xlib would hang the connection the cleanup needs
+            return int(args.func(args) or 0)
     except KeyboardInterrupt:
         stderr_line("autoplay: interrupted")
         return int(ExitCode.INTERRUPTED)
