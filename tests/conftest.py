@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import autoplay  # noqa: F401  (before numpy: the process environment it sets is read when numpy loads)
 from tests.packaging.wheel import InstalledWheel, build_and_install
 
 _DATA_HOME = tempfile.mkdtemp(prefix="autoplay-test-data-")
