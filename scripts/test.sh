@@ -3,7 +3,7 @@
 # formatter check and the type checker, then every test, including the end-to-end games on real gnome-mines and
 # xdemineur windows under Xvfb and the wheel installed into a fresh venv. Extra arguments go to pytest.
 #
-# The tests run in parallel: pytest-xdist with AUTOPLAY_TEST_WORKERS workers (3 unless set; each live test starts
+# The tests run in parallel: pytest-xdist with AUTOPLAY_TEST_WORKERS workers (4 unless set; each live test starts
 # its own Xvfb, so workers never share a display); `-n 0` among the arguments runs them in this one process.
 #
 # Usage: bash scripts/test.sh [--fast] [pytest arguments]
@@ -28,4 +28,4 @@ echo "==> ruff format --check"
 echo "==> mypy"
 .venv/bin/mypy
 echo "==> pytest"
-exec .venv/bin/pytest -n "${AUTOPLAY_TEST_WORKERS:-3}" --dist loadgroup --no-loadscope-reorder "${select[@]}" "$@"
+exec .venv/bin/pytest -n "${AUTOPLAY_TEST_WORKERS:-4}" --dist loadgroup --no-loadscope-reorder "${select[@]}" "$@"

@@ -11,12 +11,17 @@ import os
 import select
 import shutil
 import subprocess
+import tempfile
 import time
+from typing import IO
 
 from autoplay.errors import ControlError
 
 #: How long Xvfb may take to announce its display (it usually needs ~75 ms).
 START_TIMEOUT = 10.0
+
+#: Servers started before giving up on one that announces a display and then refuses clients.
+START_ATTEMPTS = 3
 
 
 class VirtualDisplay:
@@ -31,12 +36,33 @@ class VirtualDisplay:
         self.options = options  # more Xvfb arguments, e.g. ("-extension", "Composite") for a server without it
         self.name: str = ""
         self._process: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None  # Xvfb's stderr, for the error that says why it would not serve
 
     def start(self) -> VirtualDisplay:
+        """Start Xvfb and return once a client can connect to it.
+
+        Xvfb announces its display before every check is done: under parallel test runs a server was seen to
+        announce a number and then refuse every client ("cannot open display"), likely a display number just
+        given up by another server that had not finished shutting down. So the display is proven by a real
+        connection, and a server that fails it is replaced (at most :data:`START_ATTEMPTS` times); the error
+        then carries Xvfb's own last line.
+        """
         binary = shutil.which("Xvfb")
         if binary is None:
             raise ControlError("Xvfb is not installed (Debian package: xvfb)")
+        for attempt in range(1, START_ATTEMPTS + 1):
+            self._launch(binary)
+            failure = self._refusal()
+            if failure is None:
+                return self
+            self.stop()
+            if attempt == START_ATTEMPTS:
+                raise ControlError(failure)
+        return self  # not reached: the last attempt returns or raises
+
+    def _launch(self, binary: str) -> None:
         read_fd, write_fd = os.pipe()
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server; stop() closes it)
         try:
             self._process = subprocess.Popen(
                 [
@@ -54,22 +80,45 @@ class VirtualDisplay:
                 ],
                 pass_fds=(write_fd,),
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stderr=self._log,
             )
         finally:
             os.close(write_fd)
         try:
             self.name = ":" + _read_display_number(read_fd, self._process)
-        except ControlError:
+        except ControlError as exc:
+            words = self._last_words()
             self.stop()
-            raise
+            raise ControlError(f"{exc}{words}") from None
         finally:
             os.close(read_fd)
-        return self
+
+    def _refusal(self) -> str | None:
+        """Why the announced display cannot be used, or None when a client connects to it."""
+        try:
+            XConnection(self.name).close()
+        except ControlError as exc:
+            exited = self._process.poll() if self._process is not None else None
+            state = f"exited with code {exited}" if exited is not None else "running"
+            return f"Xvfb announced {self.name} but refuses clients ({state}): {exc}{self._last_words()}"
+        return None
+
+    def _last_words(self) -> str:
+        """Xvfb's own last line on stderr, as ' (Xvfb: line)', or nothing."""
+        if self._log is None:
+            return ""
+        self._log.seek(0)
+        text = self._log.read()[-4000:].decode("utf-8", "replace")
+        lines = [line.strip().removeprefix("(EE)").strip() for line in text.splitlines()]  # "(EE)" marks errors
+        lines = [line for line in lines if line and line != "Fatal server error:"]
+        return f" (Xvfb: {lines[-1]})" if lines else ""
 
     def stop(self) -> None:
         """Terminate the server; safe to call twice."""
         process, self._process = self._process, None
+        log, self._log = self._log, None
+        if log is not None:
+            log.close()
         if process is None or process.poll() is not None:
             return
         process.terminate()
