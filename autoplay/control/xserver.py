@@ -41,11 +41,11 @@ class VirtualDisplay:
     def start(self) -> VirtualDisplay:
         """Start Xvfb and return once a client can connect to it.
 
-        Xvfb announces its display before every check is done: under parallel test runs a server was seen to
-        announce a number and then refuse every client ("cannot open display"), likely a display number just
-        given up by another server that had not finished shutting down. So the display is proven by a real
-        connection, and a server that fails it is replaced (at most :data:`START_ATTEMPTS` times); the error
-        then carries Xvfb's own last line.
+        A display is proven by a real connection before it is handed out, and a server that refuses it is
+        replaced (at most :data:`START_ATTEMPTS` times); the error then carries Xvfb's own last line. The server
+        runs with ``-noreset``: by default Xvfb resets whenever its last client disconnects, and a client that
+        connects during the reset is refused ("cannot open display", "connection reset by peer"), which a
+        loaded test run met between one short-lived client (a capture, a window query) and the next.
         """
         binary = shutil.which("Xvfb")
         if binary is None:
@@ -76,6 +76,7 @@ class VirtualDisplay:
                     "96",
                     "-nolisten",
                     "tcp",
+                    "-noreset",  # else the server resets whenever its last client leaves, refusing the next one
                     *self.options,
                 ],
                 pass_fds=(write_fd,),
