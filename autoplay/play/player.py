@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Protocol
 
 import numpy as np
@@ -68,6 +69,11 @@ from autoplay.vision.obstruction import looks_obstructed
 #: Screen rectangle ``(left, top, width, height)``.
 Rect = tuple[int, int, int, int]
 FINISHED = ("won", "lost")
+
+#: The end of a game autoplay stopped playing without knowing its outcome: a guess opened a cell that shows a tile
+#: the skin does not know, in a game whose state (face, message) the skin cannot read. The tile may be the exploded
+#: mine, and any press after it would land on a finished game; or a number never seen, in a game still going.
+UNDECIDED = "undecided"
 #: Dialogs of the game's own closed from one game's end to the next's before a cover stops play (a game that
 #: keeps reopening one); a game that shows its high scores after every win needs one a game.
 MAX_DIALOGS_PER_GAME = 5
@@ -134,7 +140,7 @@ class PlayerSettings:
 @dataclass
 class GameResult:
     game: int
-    result: str  # "won" | "lost"
+    result: str  # "won" | "lost" | UNDECIDED
     seconds: float
     decisions: int = 0
     moves: int = 0
@@ -697,7 +703,7 @@ class Player:
                 decision.reason,
                 state,
                 timing,
-                explanation_record(decoded.board, decision),
+                partial(explanation_record, decoded.board, decision),  # made on the writer thread
                 unknown=sorted(set(map(tuple, getattr(decoded, "unreadable", []))) | (suspects or set())),
                 own_flags=own_flags,
                 covered_by_look=covered_by_look,
@@ -732,6 +738,8 @@ class _GameInProgress:
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
         self.final_checked = False
+        self.undecided = False  # a guess opened a tile the skin cannot read, in a game whose state it cannot read
+        self.state_read = False  # the skin read this game's state (its face said "playing") at least once
         self.last_unknown: set[tuple[int, int]] = set()
         self.last_renumbered: set[tuple[int, int]] = set()  # opened numbers last seen to change by themselves
         self.own_flags: list[tuple[int, int]] = []  # unknown cells of the last frame read that we had flagged
@@ -784,11 +792,14 @@ class _GameInProgress:
         decoded = self.covered_as_when_fresh(frame, decoded)
         decoded = mines_away_from_reveals(decoded, self.last_reveals)
         state = shown_state(decoded, self.result.flagged)
+        self.state_read = self.state_read or state == "playing"
         if state == "lost" and self.in_doubt and self.lost_astray(decoded.board):
             cells = [(m.row, m.col) for m in self.batch]
             return self.reread(lambda: self.player.astray_error(frame, cells, "the game was lost"))
         if state in FINISHED:
             return self.finish(decoded, state)
+        if self.undecided:
+            return self.finish(decoded, UNDECIDED)
         unknown = list(getattr(decoded, "unreadable", []))
         if self.restarted(decoded.board, unknown):
             if self.in_doubt:  # a press the page moved onto the face (or a new-game button) started over
@@ -854,6 +865,14 @@ class _GameInProgress:
             return self.recover(missing)
         if unknown and self.learned_now(frame, decoded, board, unknown):
             return self.step()  # the same frame, read with the tiles just learned
+        unread_now = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
+        if state == "unknown" and not self.state_read and self.guessed_into(unread_now):
+            # Read twice the same, not learnt, and the skin cannot tell a finished game from one going on: playing
+            # on would act on a guess about pixels (Firefox at 125% lost a 50/50 on a look of the exploded mine the
+            # skin had never seen, then pressed a finished board until it stopped). A skin that has read the game
+            # as going on is trusted when it reads "unknown" for a frame with tiles it does not know.
+            self.undecided = True
+            return self.finish(decoded, UNDECIDED)
         t1 = time.perf_counter()
         try:
             decision = self.player.solve(board)
@@ -964,7 +983,7 @@ class _GameInProgress:
         # The count below holds only if the batch's reveals were safe: a guess whose cell now reads as nothing
         # known may be the exploded mine in a look the skin has not seen (seen in Firefox at 125%: a lost 50/50
         # taken for a win).
-        if any(m.action == "reveal" and m.probability > 0 and (m.row, m.col) in unread for m in self.batch):
+        if self.guessed_into(unread):
             return None
         now = decoded.board.cells
         opened = self.unopened | (self.last_unread if self.began_fresh else set())
@@ -986,6 +1005,10 @@ class _GameInProgress:
         shown = Board(board.rows, board.cols, tuple(cells), mines)
         still = [rc for rc in unknown if shown.cells[rc[0] * board.cols + rc[1]] != FLAG]
         return replace(decoded, board=shown, unreadable=still)
+
+    def guessed_into(self, unread: set[tuple[int, int]]) -> bool:
+        """Did a guess of the last batch open a cell that now reads as a tile the skin does not know?"""
+        return any(m.action == "reveal" and m.probability > 0 and (m.row, m.col) in unread for m in self.batch)
 
     def keep_flag_looks(self, frame: np.ndarray, grid: Grid, cells: list[tuple[int, int]]) -> None:
         """Keep the picture of flags of ours that no template matched (a few per game), for ``play --learn``."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autoplay.play.memory import release_free_memory, resident_kib
-from autoplay.play.player import GameResult, Player
+from autoplay.play.player import UNDECIDED, GameResult, Player
 from autoplay.sim.stats import wilson_interval
 
 
@@ -49,6 +49,7 @@ class SessionSummary:
             "games": n,
             "wins": self.wins,
             "losses": self.losses,
+            "undecided": sum(g.result == UNDECIDED for g in self.games),
             "win_rate": round(self.wins / played, 4) if played else None,
             "win_rate_ci95": [round(low, 4), round(high, 4)],
             "seconds_per_game": round(seconds / n, 3) if n else None,

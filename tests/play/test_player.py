@@ -1105,3 +1105,45 @@ def test_a_game_that_draws_in_slow_steps_teaches_the_player_to_wait_longer():
     assert result.result == table.state and result.result in ("won", "lost")
     assert backend.stray == [] and player.mouse.stats.refused == 0
     assert player.quiet >= 0.04  # learnt: a board unchanged for 10 ms was still being drawn
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_a_guess_that_opens_a_tile_the_skin_cannot_read_ends_the_game_undecided_without_another_press(seed):
+    """A skin that cannot read the game's state (no face) nor its exploded mine: a guess that lands on a mine shows
+    a tile the skin does not know, and the game may be over. Play ends it as undecided and presses nothing more."""
+    table = FakeTable(9, 9, 10, seed=seed)
+    player, backend = make_player(table)
+    exploded: list[tuple[int, int]] = []
+
+    def no_state_and_no_exploded_tile(frame, grid):
+        decoded = table.decode(frame, grid)
+        cells = list(decoded.board.cells)
+        for i, c in enumerate(cells):
+            if c == "X":
+                exploded[:] = [divmod(i, 9)]
+            if c in "*X":
+                cells[i] = "."  # the page shows no mines; its exploded one is a tile the skin never saw
+        decoded.board = Board(9, 9, tuple(cells), table.mines)
+        decoded.state = "unknown"
+        decoded.unreadable = list(exploded)
+        decoded.readable = not exploded
+        return decoded
+
+    player.decode = no_state_and_no_exploded_tile
+    try:
+        result = player.play_game(1)
+    except UnreadableBoardError:  # a won board whose end this skin cannot read: not the case under test
+        assert table.state == "won"
+        return
+    assert table.state == "lost" and result.result == "undecided"
+    x, y, button = backend.clicks[-1]
+    assert [table.cell_at(x, y)] == exploded and button == "left"  # the guess was the last press: none after it
+
+
+def test_the_summary_counts_undecided_games_apart_from_wins_and_losses():
+    from autoplay.play.player import GameResult
+
+    summary = SessionSummary([GameResult(1, "won", 1.0), GameResult(2, "undecided", 1.0), GameResult(3, "lost", 1.0)])
+    data = summary.to_dict()
+    assert (data["games"], data["wins"], data["losses"], data["undecided"]) == (3, 1, 1, 1)
+    assert data["win_rate"] == 0.5
