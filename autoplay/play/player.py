@@ -26,7 +26,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any, Protocol
 
 import numpy as np
@@ -703,7 +702,7 @@ class Player:
                 decision.reason,
                 state,
                 timing,
-                partial(explanation_record, decoded.board, decision),  # made on the writer thread
+                explanation_record(decoded.board, decision),
                 unknown=sorted(set(map(tuple, getattr(decoded, "unreadable", []))) | (suspects or set())),
                 own_flags=own_flags,
                 covered_by_look=covered_by_look,
