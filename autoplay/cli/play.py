@@ -191,7 +191,9 @@ def _print_game(result: Any) -> None:
 def _print_summary(data: dict[str, Any]) -> None:
     low, high = data["win_rate_ci95"]
     rate = "n/a" if data["win_rate"] is None else f"{100 * data['win_rate']:.1f}%"
-    undecided = f", {data['undecided']} undecided (a guess opened a tile the skin cannot read)" if data.get("undecided") else ""
+    undecided = (
+        f", {data['undecided']} undecided (a guess opened a tile the skin cannot read)" if data.get("undecided") else ""
+    )
     print(
         f"{data['games']} games: {data['wins']} won, {data['losses']} lost{undecided}, win rate {rate} "
         f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)"
