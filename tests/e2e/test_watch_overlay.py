@@ -30,10 +30,9 @@ from Xlib import display as xdisplay
 from autoplay.control.capture import grab, wait_settled
 from autoplay.control.games import launch_game
 from autoplay.control.xserver import VirtualDisplay
-from autoplay.errors import UnreadableBoardError
 from autoplay.render.overlay_window import OVERLAY_NAME
-from autoplay.vision import Skin, decode_frame, load_skin, locate_grid
-from autoplay.vision.grid import Grid
+from autoplay.vision import decode_frame, load_skin
+from tests.e2e.test_portable_backend import board_after_redraw
 from tests.e2e.test_watch import Lines, end
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # the test starts its own display and game
@@ -83,18 +82,6 @@ def wait_until(check: Any, timeout: float = 10.0) -> Any:
     return found
 
 
-def board_once_drawn(rect: tuple[int, int, int, int], display: str, skin: Skin, timeout: float = 30.0) -> Grid:
-    """The board's grid once the game has drawn it: a loaded machine maps the window before painting its board."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return locate_grid(grab(rect, display), skin)
-        except UnreadableBoardError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
-
-
 @pytest.mark.parametrize("name", ["xdemineur", "gnome-mines"])
 def test_the_overlay_changes_no_read_cell_shows_its_marks_and_lets_a_click_through(tmp_path, name):
     skin = load_skin(name)
@@ -105,7 +92,7 @@ def test_the_overlay_changes_no_read_cell_shows_its_marks_and_lets_a_click_throu
     ):
         env = {**os.environ, "DISPLAY": server.name}
         rect = game.window.rect
-        grid = board_once_drawn(rect, server.name, skin)
+        grid = board_after_redraw(rect, server.name, skin, timeout=30.0)  # mapped before painted
         if name == "gnome-mines":  # xdemineur opens a region of a new game by itself; gnome-mines at the first click
             x, y = grid.cell_center(*FIRST)
             subprocess.run(
