@@ -28,9 +28,15 @@ SOURCES: tuple[str, ...] = _compiled["COMPILED_SOURCES"]
 RECORD_NAME: str = _compiled["RECORD_NAME"]
 
 
+#: The setup.py commands that build extensions. pip runs setup.py three times per build (the build's requirements,
+#: the metadata, the build itself); mypyc type-checks the solver each time it is asked for the extensions (~6 s), and
+#: only a building command needs them.
+BUILDING_COMMANDS = frozenset({"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install", "bdist"})
+
+
 def compiled_extensions() -> list[Extension]:
     """mypyc's extensions for the solver, or none (pure Python) when asked or when mypyc cannot type-check them."""
-    if os.environ.get(_compiled["PURE_ENV"]):
+    if os.environ.get(_compiled["PURE_ENV"]) or not BUILDING_COMMANDS & set(sys.argv[1:]):
         return []
     try:
         from mypyc.build import mypycify
