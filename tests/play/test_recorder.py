@@ -55,7 +55,7 @@ def test_frames_waiting_for_the_writer_are_bounded_and_flush_writes_them_all(tmp
 
     written = []
 
-    def slow_write(path, image):  # a writer thread that falls behind, as on a loaded machine
+    def slow_write(path, image, **options):  # a writer thread that falls behind, as on a loaded machine
         time.sleep(0.01)
         written.append(path)
 
