@@ -54,7 +54,7 @@ from autoplay.play.fresh_looks import (
     with_unreadable,
 )
 from autoplay.play.proven_open import UnknownInPlay, proven_opened
-from autoplay.play.reading import in_one_line
+from autoplay.play.reading import grid_may_have_slipped, in_one_line
 from autoplay.play.recorder import Recorder
 from autoplay.play.redraw import DAMAGE_CEILING, DamageRhythm, poll_board
 from autoplay.solver.decide import Decision, Move
@@ -368,6 +368,10 @@ class Player:
         self.board_moved = False  # the page around the board changed: the next read locates the board afresh
         self.last_read: np.ndarray | None = None  # the frame read last, to see the board move from frame to frame
         self.moved_at_read = False  # whether the last read found the board moved (and located it afresh)
+        #: A fresh location found no better grid than this one, and the board has not moved since: the many
+        #: unread cells of a page at a new zoom are looks the skin does not know yet, not a grid out of place.
+        self.grid_confirmed = False
+        self.last_board: Board | None = None  # the board read last, on the grid read last
         #: How long the board must stay unchanged to count as drawn: the settings' interval at first, doubled each
         #: time a board taken as drawn turns out to be still changing (see ``still_drawing``).
         self.quiet = self.settings.settle_interval
@@ -440,6 +444,16 @@ class Player:
         unread_cells = frozenset(tuple(cell) for cell in getattr(decoded, "unreadable", []))
         unread = len(unread_cells)
         many = self.grid is not None and unread > RELOCATE_SHARE * self.grid.rows * self.grid.cols
+        if (
+            many
+            and size is not None
+            and self.grid_confirmed
+            and not grid_may_have_slipped(self.last_board, unread_cells)
+        ):
+            # in a game under way, located afresh already and kept, on a page that has not moved since, and the
+            # unread cells are tiles opened since in looks the skin does not know yet (a page at a new zoom):
+            # locating again would find the same grid, at ~0.1 s a frame
+            many = False
         # A board the page moved (here: the page around it changed since the last frame read; or see
         # ``click_moves``) is located afresh whatever the old grid reads: a move by a whole number of cells could
         # read as a board, one that is not where the clicks would go.
@@ -466,6 +480,8 @@ class Player:
             fewer = fresh is not None and len(getattr(fresh, "unreadable", [])) <= unread - (0 if moved else 1)
             if fresh is not None and same_size and fewer:
                 decoded = fresh
+            self.grid_confirmed = decoded is not fresh
+        self.last_board = decoded.board
         if getattr(decoded, "grid", None) is not None:
             self.grid = decoded.grid
         return decoded

@@ -12,6 +12,7 @@ from typing import Protocol
 
 import numpy as np
 
+from autoplay.board.model import DIGITS, HIDDEN, Board
 from autoplay.errors import UnreadableBoardError
 from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.grid import Grid
@@ -70,3 +71,24 @@ def in_one_line(cells: Collection[tuple[int, int]]) -> bool:
     rows = {r for r, _ in cells}
     cols = {c for _, c in cells}
     return len(cells) >= 2 and (len(rows) == 1 or len(cols) == 1)
+
+
+def grid_may_have_slipped(last: Board | None, unread: Collection[tuple[int, int]]) -> bool:
+    r"""Whether cells now unread say the grid no longer lies where the last read (``last``) found it.
+
+    A page at a new zoom opens tiles in looks the skin does not know yet: cells covered in the last read turn
+    unread as they open, a few at a time.  A grid out of place instead loses cells read before: an opened number
+    no longer read, or most of the covered cells at once.  Without a last read of the same size, nothing is known.
+
+    >>> last = Board.from_text("12..\n....\n")
+    >>> grid_may_have_slipped(last, {(0, 2), (1, 3)}), grid_may_have_slipped(last, {(0, 0)})
+    (False, True)
+    >>> grid_may_have_slipped(last, {(0, 2), (0, 3), (1, 0), (1, 1)}), grid_may_have_slipped(None, {(0, 2)})
+    (True, True)
+    """
+    if last is None or any(not (0 <= r < last.rows and 0 <= c < last.cols) for r, c in unread):
+        return True
+    if any(last[r, c] in DIGITS for r, c in unread):
+        return True
+    covered = sum(1 for ch in last.cells if ch == HIDDEN)
+    return sum(1 for r, c in unread if last[r, c] == HIDDEN) * 2 > covered
