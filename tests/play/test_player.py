@@ -683,6 +683,34 @@ def test_unread_cells_in_a_line_are_located_afresh_once_scattered_ones_never(unr
     assert len(located) == fresh_looks
 
 
+@pytest.mark.parametrize(("slipped", "fresh_looks"), [(False, 1), (True, 3)])
+def test_many_new_looks_are_located_afresh_once_a_lost_number_every_time(slipped, fresh_looks):
+    """A page at a new zoom opens tiles the skin does not know yet: many cells covered in the last read come out
+    unread, move after move. One fresh location that keeps the grid settles it (each costs a whole-window search,
+    ~0.1 s, every frame). Numbers read before and no longer read are a grid out of place: located afresh again."""
+    table = FakeTable(16, 30, 99, seed=3)
+    player, _ = make_player(table)
+    frame = table.grab()
+    good = table.decode(frame, None)
+    numbers = [(0, c) for c in range(30)]
+    before = Board(16, 30, tuple("1" if i < 30 else "." for i in range(16 * 30)), 99)
+    player.grid = good.grid
+    located = []
+    reads = [0]
+    unread = [[(5, c) for c in range(25)], [(5, c) for c in range(30)] + [(6, c) for c in range(2)]]
+
+    def decode(image, grid):
+        located.extend([1] if grid is None else [])
+        cells = numbers if slipped and reads[0] > 0 else unread[min(reads[0], 1)]
+        return FakeDecoded(before, "playing", good.grid, unreadable=list(cells))
+
+    player.decode = decode
+    for _ in range(3):
+        player.read(frame, (table.rows, table.cols))
+        reads[0] += 1
+    assert len(located) == fresh_looks
+
+
 @pytest.mark.parametrize("obstruction_wait", [1.0, 0.0])
 def test_a_popup_the_game_draws_over_its_board_is_waited_for_once(obstruction_wait):
     """kmines fades a "you have won" picture over the middle of its board for a few seconds: not a window, and
