@@ -23,7 +23,8 @@ from autoplay.insight.speed import speed_figures
 from autoplay.play.live import vision_decoder
 from autoplay.replay.recording import read_recording
 from autoplay.solver import choose_move
-from autoplay.vision import Grid, decode_frame, load_skin, read_image
+from autoplay.vision import Grid, decode_frame, load_skin
+from autoplay.vision.frame_delta import FrameReader
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 
@@ -69,9 +70,10 @@ def check_replay(record: Path, skin_name: str) -> int:
     recording = read_recording(record)
     skin = load_skin(skin_name)
     assert recording.decisions, "the recording holds no decisions"
+    frames = FrameReader()  # in order, each delta on the frame before it (a fresh reader walks back to a key frame)
     for decision in recording.decisions:
         grid = Grid.from_dict(decision.grid) if decision.grid else None
-        decoded = decode_frame(read_image(decision.frame), skin, grid)
+        decoded = decode_frame(frames.read(decision.frame), skin, grid)
         assert decoded.readable, f"{decision.frame}: unreadable cells {decoded.unreadable[:5]}"
         assert decoded.board.cells == decision.board.cells, f"{decision.frame}: board decodes differently"
         mines = decision.board.mines if decision.board.mines is not None else recording.mines
