@@ -21,6 +21,10 @@ if [ "${1:-}" = "--fast" ]; then
 else
   bash scripts/install.sh
 fi
+# Python's bytecode caches are written even where the environment turns them off (PYTHONDONTWRITEBYTECODE): every
+# worker would otherwise rewrite and compile each test module on every run (5 s a collection instead of 2), and
+# each of the suite's few hundred autoplay processes would compile the package afresh. __pycache__ is ignored by git.
+unset PYTHONDONTWRITEBYTECODE
 echo "==> ruff check"
 .venv/bin/ruff check .
 echo "==> ruff format --check"
