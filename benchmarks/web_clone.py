@@ -46,6 +46,7 @@ import json
 import signal
 import sys
 import threading
+import time
 from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -161,6 +162,20 @@ def stop(server: ThreadingHTTPServer) -> None:
     server.server_close()
     if isinstance(server, CloneServer):
         server.event_log.close()
+
+
+def log_settled(log: Path, quiet: float = 1.0, timeout: float = 10.0) -> None:
+    """Wait until ``log`` has not grown for ``quiet`` seconds (at most ``timeout``): the page posts its events one
+    by one, each after the one before, so a browser closed as soon as play ends loses the last ones (a loaded test
+    run lost the 11 presses of play's last batch, and the stop they warranted looked unwarranted)."""
+    size, still_since, deadline = -1, time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = log.stat().st_size if log.is_file() else 0
+        if now != size:
+            size, still_since = now, time.monotonic()
+        elif time.monotonic() - still_since >= quiet:
+            return
+        time.sleep(0.1)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from unseen_looks import TruthAudit, audit_session  # noqa: E402  (benchmarks/, put on the path above)
-from web_clone import serve, stop  # noqa: E402
+from web_clone import log_settled, serve, stop  # noqa: E402
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 
@@ -64,6 +64,7 @@ def test_a_web_page_is_taught_and_played_without_a_misread(browser, scale, look,
                     env,
                     900,
                 )
+                log_settled(log)  # the page's last events (the second game's end) are on their way
                 assert played.returncode == 0, played.stderr
     finally:
         stop(server)

@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from unseen_looks import TruthAudit, audit_session  # noqa: E402  (benchmarks/, put on the path above)
-from web_clone import serve, stop  # noqa: E402
+from web_clone import log_settled, serve, stop  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -117,6 +117,7 @@ def play_moving_page(taught: Taught, tmp_path: Path, move: str, *options: str) -
             args = ["play", "--skin", "web", "--games", "1", "--record", str(recording), *options]
             played = autoplay(args, taught.env, 300)
             seconds = time.monotonic() - started
+            log_settled(log)  # the page's last events are on their way: closing it now would lose them
     finally:
         stop(server)
     return Session(played, events(log), recording, seconds)
