@@ -33,7 +33,7 @@ from pathlib import Path
 from new_games import last_line, play_session, run_command  # benchmarks/, beside this script
 from report import emit
 from unseen_looks import MINES, TruthAudit, audit_notes, audit_session
-from web_clone import serve, stop
+from web_clone import log_settled, serve, stop
 
 from autoplay.control.games import launch_page
 from autoplay.control.xserver import VirtualDisplay
@@ -141,6 +141,7 @@ def run_case(case: Case, games: int, calibration_games: int, root: Path, burn: i
                     skip = len(log_events(log))
                     session = play_session(env, name, games - len(run.games) - len(run.stops), MINES, recording)
                     session_log = folder / f"session-{number}-page.jsonl"
+                    log_settled(log)  # the page's last events (the last game's end) may still be on their way
                     slice_log(log, skip, session_log)
                     run.sessions.append((recording, session_log))
                     run.games += session.games
