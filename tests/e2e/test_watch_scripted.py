@@ -215,6 +215,8 @@ def test_watch_is_judged_against_a_scripted_players_log_and_the_true_layout(tmp_
         assert not agrees_with_layout(item["board"], set(player.layouts[number])), item["board"]
         if item["state"] != "playing" or item["probabilities"] is None or item["approximate"]:
             continue
+        if item["total_mines"] is None:  # the counter not read on this frame: no global odds to compare
+            continue
         if all(ch == "." for row in item["board"] for ch in row):
             continue  # a fresh board: every cell the same density, nothing to compare but arithmetic
         position = analyze_board(item["board"], item["total_mines"], tmp_path / f"position-{positions}.txt")
