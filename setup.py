@@ -30,7 +30,7 @@ RECORD_NAME: str = _compiled["RECORD_NAME"]
 
 
 #: The setup.py commands that build extensions. pip runs setup.py three times per build (the build's requirements,
-#: the metadata, the build itself); mypyc type-checks the solver each time it is asked for the extensions (~6 s), and
+#: the metadata, the build itself); mypyc type-checks the solver each time it is asked for the extensions (~11 s), and
 #: only a building command needs them.
 BUILDING_COMMANDS = frozenset({"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install", "bdist"})
 
