@@ -78,6 +78,9 @@ UNDECIDED = "undecided"
 MAX_DIALOGS_PER_GAME = 5
 #: Seconds to wait before a cover not (yet) known as the game's own is looked at again.
 OWNER_WAIT = 0.3
+#: A game that takes longer than this to answer whether it has read its clicks was not running all along
+#: (stopped, or starved of CPU): what it shows may be half drawn.
+SLOW_ANSWER = 0.1
 #: Cells per game that may show no effect of clicks the game read before play stops (see ``recover``).
 MAX_UNOPENED = 3
 #: Times per game that flags no move of ours placed (a reveal taken as a flag) are taken off before play stops.
@@ -771,6 +774,7 @@ class _GameInProgress:
         self.began_fresh = False  # whether the game's first frame was a fresh board (every cell covered)
         self.last_unread: set[tuple[int, int]] = set()  # cells of the last batch's board whose look no template knew
         self.answered_since_batch = False  # whether the game has said it read the clicks of the current batch
+        self.asked_before_acting = False  # whether the game was asked about unread cells since the last batch
         #: The page moved the board since the last batch was pressed: whether each press landed where it was aimed
         #: is checked on the board (``board_place.astray``) before anything else is done.
         self.in_doubt = False
@@ -823,6 +827,8 @@ class _GameInProgress:
             self.forget_game()
             # Flags on a board that started over were put there by clicks meant for the old one: no mines known.
             self.stale_flags = {divmod(i, decoded.board.cols) for i, c in enumerate(decoded.board.cells) if c == FLAG}
+        if unknown and self.batch and not self.asked_before_acting and self.game_was_behind():
+            return  # the game had not drawn its answer yet: the frame captured since is read instead
         covered = self.player.grid is not None and looks_obstructed(decoded.board.rows, decoded.board.cols, unknown)
         won = self.won_under_cover(decoded, unknown) if unknown and self.player.grid is not None else None
         if won is not None:
@@ -892,6 +898,12 @@ class _GameInProgress:
         try:
             decision = self.player.solve(board)
         except ContradictionError as exc:
+            foreign = [rc for rc in exc.cells if board.cells[rc[0] * board.cols + rc[1]] == FLAG]
+            foreign = [rc for rc in foreign if rc not in self.result.flagged]
+            if foreign and self.unflags_left > 0:
+                # Flags no move of ours placed this game (a batch meant for the last game landing on a new one,
+                # the user's own) are no proven mines: the numbers refuse them, so they come off.
+                return self.take_off_flags(foreign)
             message, cells = str(exc).split(": cells ")[0], exc.cells
             return self.reread(lambda: self.player.contradiction_error(message, frame, cells))
         clash = contradictory_moves(list(decision.moves))
@@ -1083,6 +1095,26 @@ class _GameInProgress:
         wait = self.settings.late_redraw if change_timeout is None else change_timeout
         self.capture(self.frame, patience=4.0, change_timeout=wait)
 
+    def game_was_behind(self) -> bool:
+        """Cells read as unknown after a batch: ask the game whether it has read that batch, before acting on them.
+
+        A game stopped or starved of CPU in the middle of drawing its answer (half a cascade: opened 0s beside
+        covered cells) shows a picture as still as a finished one, so a still picture does not prove it done.
+        A game that answers at once was drawing all along and the frame stands; one slow to answer had more
+        to draw, and the frame it draws next is captured (True).  Asked once per batch, so a tile the skin
+        does not know costs one question, not one per frame.
+        """
+        self.asked_before_acting = True
+        answer = self.player.ask_game()
+        if answer is None or answer[0] < SLOW_ANSWER:
+            return False
+        answered, patience = answer
+        self.answered_since_batch = True
+        self.result.waits += 1
+        self.result.longest_wait = max(self.result.longest_wait, answered)
+        self.capture(self.frame, change_timeout=patience)
+        return True
+
     def recover(self, missing: list[Move]) -> None:
         """Cells of the last batch show no effect: wait for a late redraw, then for the game to read the
         clicks, and only then click them again.
@@ -1131,6 +1163,7 @@ class _GameInProgress:
         self.result.retries += 1
         missing = missing[:reclicked]  # fewer when the board moved mid-batch
         self.expected, self.waited_late, self.asked_game, self.answered_since_batch = missing, False, False, False
+        self.asked_before_acting = False
         self.capture(before, patience=2.0)
 
     def take_off_flags(self, misfired: list[tuple[int, int]]) -> None:
@@ -1151,6 +1184,7 @@ class _GameInProgress:
         self.result.retries += 1
         before = self.frame
         self.waited_late, self.asked_game, self.answered_since_batch = False, False, False
+        self.asked_before_acting = False
         self.capture(before, patience=2.0)
 
     def act(self, decoded: DecodedFrame, decision: Decision, state: str, t_decode: float, t_solve: float) -> None:
@@ -1200,4 +1234,5 @@ class _GameInProgress:
         before = self.frame
         self.batch = moves
         self.expected, self.waited_late, self.asked_game, self.answered_since_batch = moves, False, False, False
+        self.asked_before_acting = False
         self.capture(before)

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from autoplay.board.model import Board
+from autoplay.board.impossible import impossible_readings
+from autoplay.board.model import HIDDEN, Board
 from autoplay.board.rules import Rules
 from autoplay.sim.game import Game
 from autoplay.vision.grid import Grid
@@ -59,11 +60,13 @@ class FakeTable:
         self.grid = Grid(BOARD_OFFSET[0] + PITCH * np.arange(cols + 1), BOARD_OFFSET[1] + PITCH * np.arange(rows + 1))
         self.size = (BOARD_OFFSET[0] * 2 + PITCH * cols, BOARD_OFFSET[1] + 20 + PITCH * rows)
         self.grabs = 0
+        self.decodes = 0
         self.focused = 0
         self.pending: list[tuple[int, tuple[int, int], str]] = []  # (grab number, cell, button)
         self.hung = False  # the game never answers when asked whether it has read its clicks
         self.answer_seconds = 0.0  # how long it takes to answer
         self.unread_new_games = 0  # new-game keys pressed that the game has not read yet
+        self.half_drawn: set[tuple[int, int]] = set()  # opened cells the game (stopped mid-cascade) still shows covered
 
     def new_game(self) -> None:
         self.game = Game(self.rows, self.cols, self.mines, self.rules, self.rng)
@@ -84,6 +87,8 @@ class FakeTable:
         frame[0, 0, 0] = {"playing": 0, "won": 1, "lost": 2}[self.state]
         for i, ch in enumerate(self.game.board().cells):
             r, c = divmod(i, self.cols)
+            if (r, c) in self.half_drawn:
+                ch = HIDDEN
             x0, y0, x1, y1 = self.grid.cell_rect(r, c)
             frame[y0:y1, x0:x1] = CODES.index(ch) * SHADE
         return frame
@@ -99,13 +104,16 @@ class FakeTable:
 
     # -- decoding ------------------------------------------------------------------
     def decode(self, frame: np.ndarray, grid: Grid | None) -> FakeDecoded:
+        self.decodes += 1
         cells = []
         for r in range(self.rows):
             for c in range(self.cols):
                 x, y = self.grid.cell_center(r, c)
                 cells.append(CODES[int(frame[int(y), int(x), 0]) // SHADE])
         state = ("playing", "won", "lost")[int(frame[0, 0, 0])]
-        return FakeDecoded(Board(self.rows, self.cols, tuple(cells), self.mines), state, self.grid)
+        board = Board(self.rows, self.cols, tuple(cells), self.mines)
+        # as the real decoder: readings no game can show (a 0 beside a covered cell) are not believed
+        return FakeDecoded(board, state, self.grid, unreadable=impossible_readings(board))
 
     def apply(self, cell: tuple[int, int], button: str) -> None:
         if button == "left":
@@ -170,6 +178,7 @@ class FakeGuard:
         if self.table.hung:
             raise GameNotResponding(f"the game did not answer for {timeout:.0f} s (frozen or hung?)")
         table = self.table
+        table.half_drawn = set()  # answering, it runs again and finishes drawing
         table.pending = [(min(due, table.grabs + 1), cell, button) for due, cell, button in table.pending]
         for _ in range(table.unread_new_games):
             table.new_game()
@@ -197,6 +206,9 @@ class FakeBackend:
         self.lost_keys = 0  # how many key presses the game ignores before it reacts
         self.flag_instead: set[int] = set()  # left clicks (1-based, counting left clicks) the game takes as a right
         self.dialog_after: set[int] = set()  # left clicks (counted the same way) after which the game opens a dialog
+        self.stop_after: set[int] = set()  # left clicks after which the game stops with its cascade half drawn
+        self.pressed_half_drawn = 0  # presses decided while the game showed a half-drawn cascade
+        self.stopped_at_decode = 0  # the table's count of pictures read when the game stopped
         self.pos = (640, 512)
         self.clicks: list[tuple[int, int, str]] = []
         self.stray: list[tuple[int, int, str]] = []
@@ -222,7 +234,19 @@ class FakeBackend:
             self.table.covered_by, self.table.cover_is_own = "start a new game?", True
         if lefts in self.flag_instead:
             button = "right"  # a press held too long: GTK games flag the cell
-        if self.unread:
+        # a press decided on a picture read after the game stopped (the rest of the batch it stopped in is not)
+        self.pressed_half_drawn += bool(self.table.half_drawn) and self.table.decodes > self.stopped_at_decode
+        if lefts in self.stop_after:
+            before = self.table.game.board().cells
+            self.table.apply(cell, button)
+            opened = [
+                divmod(i, self.table.cols)
+                for i, (a, b) in enumerate(zip(before, self.table.game.board().cells))
+                if a != b
+            ]
+            self.table.half_drawn = set(opened) - {cell}  # the clicked 0 drawn, the ring it opened not yet
+            self.stopped_at_decode = self.table.decodes
+        elif self.unread:
             self.table.pending.append((UNREAD, cell, button))
         elif self.lag_grabs:
             self.table.pending.append((self.table.grabs + self.lag_grabs, cell, button))

@@ -1175,3 +1175,49 @@ def test_the_summary_counts_undecided_games_apart_from_wins_and_losses():
     data = summary.to_dict()
     assert (data["games"], data["wins"], data["losses"], data["undecided"]) == (3, 1, 1, 1)
     assert data["win_rate"] == 0.5
+
+
+def test_a_game_stopped_with_its_cascade_half_drawn_is_asked_before_anything_is_pressed():
+    """A game stopped (SIGSTOP, or starved of CPU) right after drawing the 0 a click opened, before the ring around
+    it: the picture is as still as a finished one, and its 0 beside covered cells reads as unknown twice.  Play asks
+    the game whether it has read its clicks before acting; once the slow answer comes, it reads the finished cascade.
+    Nothing is pressed while the half-drawn picture is shown (a CI run once saw 3 presses on a stopped gnome-mines).
+    """
+    table = FakeTable(16, 30, 99, seed=8)
+    backend = FakeBackend(table)
+    backend.stop_after = {4}  # the fourth left click opens a cascade, whose 0s then stand beside covered cells
+    table.answer_seconds = 0.5
+    player, _ = make_player(table, backend)
+    result = player.play_game(1)
+    assert result.result in ("won", "lost")
+    assert backend.pressed_half_drawn == 0
+    assert result.waits >= 1 and result.longest_wait == 0.5
+
+
+def test_flags_no_move_of_ours_placed_that_the_numbers_refuse_are_taken_off():
+    """A CI run stopped on "the 1 at (0,14) has 3 flagged or shown mines around it", 2 s into a gnome-mines game:
+    flags the player had not placed that game (a batch meant for the game before, landing on a new one).  Flags of
+    no move of ours are no proven mines: the ones a contradiction names are taken off, and the game goes on."""
+    table = FakeTable(9, 9, 10, seed=5)
+    backend = FakeBackend(table)
+    player, _ = make_player(table, backend)
+    grab = table.grab
+    foreign: list[tuple[int, int]] = []
+
+    def flagging_behind_our_back():
+        cells = table.game.board().cells
+        for i, ch in enumerate(cells if table.decodes == 2 and not foreign else ()):
+            r, c = divmod(i, table.cols)  # every covered cell around an opened 1 with two or more of them
+            around = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr or dc)]
+            covered = [(a, b) for a, b in around if 0 <= a < 9 and 0 <= b < 9 and cells[a * 9 + b] == "."]
+            if ch == "1" and len(covered) >= 2:
+                for a, b in covered:
+                    table.game.flag(a, b)
+                foreign.extend(covered)
+                break
+        return grab()
+
+    table.grab = flagging_behind_our_back
+    result = player.play_game(1)
+    assert foreign and result.result in ("won", "lost")
+    assert any(table.cell_at(x, y) in foreign and b == "right" for x, y, b in backend.clicks)
