@@ -252,6 +252,17 @@ def mines_away_from_reveals(decoded: DecodedFrame, reveals: Collection[tuple[int
     return replace(decoded, unreadable=sorted(unread | set(mines)), state="unknown")
 
 
+def looks_like_a_mine(board: Board, cells: Collection[tuple[int, int]]) -> bool:
+    """Whether any of ``cells`` (unread: ``board`` holds each one's nearest template, not a reading) is nearest a
+    mine's look.  Never a reason to act, only to stop acting: a guess that opened something nearest an exploded
+    mine may have ended the game.
+
+    >>> looks_like_a_mine(Board.from_rows(["1X", ".."]), [(0, 1)]), looks_like_a_mine(Board.from_rows(["1X"]), [(0, 0)])
+    (True, False)
+    """
+    return any(board.cells[r * board.cols + c] in (MINE, EXPLODED) for r, c in cells)
+
+
 def shown_state(decoded: DecodedFrame, own_flags: Collection[tuple[int, int]] = ()) -> str:
     """The decoder's game state, except that a confidently read mine ends the game even when other cells
 
@@ -887,11 +898,14 @@ class _GameInProgress:
         if unknown and self.learned_now(frame, decoded, board, unknown):
             return self.step()  # the same frame, read with the tiles just learned
         unread_now = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
-        if state == "unknown" and not self.state_read and self.guessed_into(unread_now):
+        guessed_into = self.guessed_into(unread_now) if state == "unknown" else []
+        if guessed_into and (not self.state_read or looks_like_a_mine(decoded.board, guessed_into)):
             # Read twice the same, not learnt, and the skin cannot tell a finished game from one going on: playing
             # on would act on a guess about pixels (Firefox at 125% lost a 50/50 on a look of the exploded mine the
             # skin had never seen, then pressed a finished board until it stopped). A skin that has read the game
-            # as going on is trusted when it reads "unknown" for a frame with tiles it does not know.
+            # as going on is trusted when it reads "unknown" for a frame with tiles it does not know, unless the
+            # guessed cell's nearest look is a mine (Firefox at 125%, look 40731: a lost 50/50 whose exploded mine
+            # matched no template closely enough; play pressed the other cell of the 50/50 on the finished page).
             self.undecided = True
             return self.finish(decoded, UNDECIDED)
         t1 = time.perf_counter()
@@ -1033,9 +1047,13 @@ class _GameInProgress:
         still = [rc for rc in unknown if shown.cells[rc[0] * board.cols + rc[1]] != FLAG]
         return replace(decoded, board=shown, unreadable=still)
 
-    def guessed_into(self, unread: set[tuple[int, int]]) -> bool:
-        """Did a guess of the last batch open a cell that now reads as a tile the skin does not know?"""
-        return any(m.action == "reveal" and m.probability > 0 and (m.row, m.col) in unread for m in self.batch)
+    def guessed_into(self, unread: set[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The cells a guess of the last batch opened that now read as a tile the skin does not know."""
+        return [
+            (m.row, m.col)
+            for m in self.batch
+            if m.action == "reveal" and m.probability > 0 and (m.row, m.col) in unread
+        ]
 
     def keep_flag_looks(self, frame: np.ndarray, grid: Grid, cells: list[tuple[int, int]]) -> None:
         """Keep the picture of flags of ours that no template matched (a few per game), for ``play --learn``."""

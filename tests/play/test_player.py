@@ -1221,3 +1221,33 @@ def test_flags_no_move_of_ours_placed_that_the_numbers_refuse_are_taken_off():
     result = player.play_game(1)
     assert foreign and result.result in ("won", "lost")
     assert any(table.cell_at(x, y) in foreign and b == "right" for x, y, b in backend.clicks)
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_a_guess_that_opens_a_tile_nearest_a_mine_ends_the_game_undecided_though_the_skin_reads_the_game(seed):
+    """Firefox at 125%, look 40731: a skin that had read the game as going on lost a 50/50, and its exploded mine
+    matched the exploded template too loosely to be read; play pressed the other cell of the 50/50 on the finished
+    page.  An unread guessed cell whose nearest look is a mine ends the game as undecided, with no press after it."""
+    table = FakeTable(9, 9, 10, seed=seed)
+    player, backend = make_player(table)
+
+    def exploded_mine_read_loosely(frame, grid):
+        decoded = table.decode(frame, grid)
+        cells = list(decoded.board.cells)
+        exploded = [divmod(i, 9) for i, c in enumerate(cells) if c == "X"]
+        for i, c in enumerate(cells):
+            if c == "*":
+                cells[i] = "."  # the page shows no other mine
+        decoded.board = Board(9, 9, tuple(cells), table.mines)  # the exploded cell keeps its nearest look, "X"
+        decoded.state = "unknown" if exploded else decoded.state
+        decoded.unreadable = exploded
+        decoded.readable = not exploded
+        return decoded
+
+    player.decode = exploded_mine_read_loosely
+    result = player.play_game(1)
+    if table.state == "won":
+        return  # no guess lost: not the case under test
+    assert result.result == "undecided"
+    row, col = table.cell_at(*backend.clicks[-1][:2])
+    assert table.game.board().cells[row * 9 + col] == "X"  # the losing guess was the last press
