@@ -71,3 +71,21 @@ def test_a_lattice_a_pixel_off_on_some_lines_is_still_grown():
     grid = locate_fresh(image, EXPERT)
     assert (grid.rows, grid.cols) == (16, 30)
     assert grid.rect[3] >= image.shape[0] - 1  # the board ends at the window's bottom edge: the top row was missing
+
+
+def test_a_board_at_125_percent_whose_tile_varies_by_phase_is_grown_to_its_size():
+    """Firefox at 125%, look 95403: the covered tile in one look per sub-pixel phase (0.028 from the median tile at
+    the median cell, up to 0.039, where a fixed 0.03 called only 61% of the board alike); calibration said the
+    board was 14x30."""
+    image = read_image(FIXTURES / "web-clone" / "firefox125_look95403_fresh.png")
+    grid = locate_fresh(image, EXPERT)
+    assert (grid.rows, grid.cols) == (16, 30)
+
+
+def test_the_tile_under_the_pointer_does_not_keep_its_row_off_the_board():
+    """Firefox at 125%, look 8479: the pointer rested on a bottom-row tile, drawn highlighted; the top and bottom
+    rows were missed by the outlines, and the bottom one, with its one odd cell, was refused (a 14x30 board)."""
+    image = read_image(FIXTURES / "web-clone" / "firefox125_look8479_fresh_hovered.png")
+    grid = locate_fresh(image, EXPERT)
+    assert (grid.rows, grid.cols) == (16, 30)
+    assert abs(grid.rect[1] - 69) <= 1 and abs(grid.rect[3] - 469) <= 1  # rows 0 and 15 included (209-140, 609-140)
