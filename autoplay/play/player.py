@@ -912,8 +912,7 @@ class _GameInProgress:
         try:
             decision = self.player.solve(board)
         except ContradictionError as exc:
-            foreign = [rc for rc in exc.cells if board.cells[rc[0] * board.cols + rc[1]] == FLAG]
-            foreign = [rc for rc in foreign if rc not in self.result.flagged]
+            foreign = [rc for rc in exc.cells if board[rc] == FLAG and rc not in self.result.flagged]
             if foreign and self.unflags_left > 0:
                 # Flags no move of ours placed this game (a batch meant for the last game landing on a new one,
                 # the user's own) are no proven mines: the numbers refuse them, so they come off.
@@ -1126,12 +1125,16 @@ class _GameInProgress:
         answer = self.player.ask_game()
         if answer is None or answer[0] < SLOW_ANSWER:
             return False
-        answered, patience = answer
+        self.wait_for_drawing(*answer)
+        return True
+
+    def wait_for_drawing(self, answered: float, patience: float) -> None:
+        """The game answered after ``answered`` seconds that it has read the batch: count the wait, and capture
+        what it draws within ``patience`` seconds (a game slow to answer draws slowly too)."""
         self.answered_since_batch = True
         self.result.waits += 1
         self.result.longest_wait = max(self.result.longest_wait, answered)
         self.capture(self.frame, change_timeout=patience)
-        return True
 
     def recover(self, missing: list[Move]) -> None:
         """Cells of the last batch show no effect: wait for a late redraw, then for the game to read the
@@ -1156,12 +1159,7 @@ class _GameInProgress:
                 # into a "?", so such a game is given a long wait instead.
                 self.capture(self.frame, change_timeout=self.settings.unasked_wait)
                 return
-            answered, patience = answer
-            self.answered_since_batch = True
-            self.result.waits += 1
-            self.result.longest_wait = max(self.result.longest_wait, answered)
-            self.capture(self.frame, change_timeout=patience)
-            return
+            return self.wait_for_drawing(*answer)
         if self.retries_left <= 0:
             if self.answered_since_batch and len(self.unopened) + len(missing) <= MAX_UNOPENED:
                 # The game read every click and the cells still look as before: they do not behave as the
