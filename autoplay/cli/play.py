@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from autoplay.play.recorder import Recorder
     from autoplay.play.session import SessionSummary, play_session
     from autoplay.solver import choose_move
+    from autoplay.solver.closure import closed_batch
 
     # the user's own input first (skin, names, folders), then the environment (display, backend, window)
     skin, query = skin_and_query(args)
@@ -84,11 +85,13 @@ def run(args: argparse.Namespace) -> int:
             mines=args.mines,
             time_limit=args.time_limit,
             window=list(window.rect),
+            closed_batches=True,
         )
 
     def solve(board: Any) -> Any:
         mines = board.mines if board.mines is not None else args.mines
-        return choose_move(board, mines, skin.rules, time_limit=args.time_limit)
+        # a certain batch comes with every move it implies: a round trip to the game saved per step of the rules
+        return closed_batch(board, choose_move(board, mines, skin.rules, time_limit=args.time_limit), mines)
 
     def show_decision(info: dict[str, Any]) -> None:
         moves = ", ".join(f"{m.action} ({m.row},{m.col}) p={m.probability:.3f}" for m in info["moves"])

@@ -119,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         rules=recording.rules if recording else None,
         mines=mines,
         time_limit=args.time_limit or (recording.time_limit if recording else None) or 1.0,
+        closed_batches=recording.closed_batches if recording else False,
     )
     outcomes = []
     with Progress(len(source.frames), "replay", enabled=None if len(source.frames) > 1 else False) as bar:

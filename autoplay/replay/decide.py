@@ -14,8 +14,16 @@ from autoplay.board.rules import Rules
 SOLVER_SEED = 0
 
 
-def decide_move(board: Board, mines: int | None, rules: Rules | None = None, time_limit: float = 1.0) -> Any:
-    """The solver's :class:`~autoplay.solver.decide.Decision` for ``board`` (ContradictionError if impossible)."""
+def decide_move(
+    board: Board, mines: int | None, rules: Rules | None = None, time_limit: float = 1.0, *, closed: bool = False
+) -> Any:
+    """The solver's :class:`~autoplay.solver.decide.Decision` for ``board`` (ContradictionError if impossible).
+
+    ``closed``: with the moves a certain batch implies added, as ``autoplay play`` clicks them
+    (:func:`~autoplay.solver.closure.closed_batch`).
+    """
+    from autoplay.solver.closure import closed_batch
     from autoplay.solver.decide import choose_move
 
-    return choose_move(board, mines, rules or Rules(), time_limit=time_limit, rng=random.Random(SOLVER_SEED))
+    decision = choose_move(board, mines, rules or Rules(), time_limit=time_limit, rng=random.Random(SOLVER_SEED))
+    return closed_batch(board, decision, mines) if closed else decision

@@ -114,6 +114,12 @@ class Recording:
         value = self.session.get("time_limit")
         return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
+    @property
+    def closed_batches(self) -> bool:
+        """Whether play added to each certain batch the moves it implies (:mod:`autoplay.solver.closure`);
+        recordings made before it did not, and replay decides as they did."""
+        return self.session.get("closed_batches") is True
+
 
 def is_recording(path: str | Path) -> bool:
     """A folder is a recording when it has a decisions log; session.json alone is not enough to replay."""

@@ -204,15 +204,18 @@ class Replayer:
         mines: int | None = None,
         time_limit: float = 1.0,
         keep_frames: bool = False,
+        closed_batches: bool = False,
     ):
         """``out_dir``: where captioned PNGs go (None: none written); ``keep_frames``: put each frame, its
-        grid and analysis on its outcome, for a caller that draws its own pictures (``autoplay report``)."""
+        grid and analysis on its outcome, for a caller that draws its own pictures (``autoplay report``);
+        ``closed_batches``: decide as play did when it closed each certain batch (the recording says)."""
         self.decoder = decoder
         self.out_dir = out_dir
         self.keep_frames = keep_frames
         self.rules = rules or decoder.rules or Rules()
         self.mines = mines
         self.time_limit = time_limit
+        self.closed_batches = closed_batches
 
     def run(self, frames: list[FrameSource]) -> Iterator[FrameOutcome]:
         for frame in frames:
@@ -248,7 +251,9 @@ class Replayer:
                 outcome.status = "over"
                 analysis = None
             else:
-                outcome.decision = decide_move(board, board.mines, self.rules, self.time_limit)
+                outcome.decision = decide_move(
+                    board, board.mines, self.rules, self.time_limit, closed=self.closed_batches
+                )
                 if unknown:
                     outcome.decision = avoid_cells(outcome.decision, board, unknown)
                 if recorded is not None:

@@ -60,6 +60,7 @@ def build_report(
         mines=recording.mines,
         time_limit=time_limit,
         keep_frames=True,
+        closed_batches=recording.closed_batches,
     )
     frames: dict[int, list[PageFrame]] = {}
     statuses: dict[int, list[str]] = {}

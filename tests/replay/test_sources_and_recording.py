@@ -4,7 +4,9 @@ import json
 
 import pytest
 
+from autoplay.board.textformat import parse_board
 from autoplay.errors import AutoplayError
+from autoplay.replay.decide import decide_move
 from autoplay.replay.recording import RecordingFormatError, read_recording
 from autoplay.replay.sources import SINGLE_FILE_OUT, collect_frames
 
@@ -47,12 +49,21 @@ def test_read_recording_fields(tmp_path):
     recording = read_recording(rec)
     assert recording.skin == "gnome-mines" and recording.rules.first_click == "zero" and recording.mines == 1
     assert recording.time_limit == 0.5
+    assert not recording.closed_batches  # recordings from before play closed its batches replay as they were made
     (d,) = recording.decisions
     assert d.frame == rec / "frames" / "000007.png" and d.game == 2 and d.line == 1
     assert d.board.mines == 1 and d.board.row_strings() == ["1.", ".."]
     assert d.moves[0].key == ("reveal", 1, 1) and d.moves[0].probability == 0.25
     assert d.guess and d.grid == {"rows": 2} and d.timing == {"decode_ms": 3.5}
     assert recording.games[0].result == "lost" and recording.games[0].details == {"guesses": 3}
+
+
+def test_a_recording_of_closed_batches_replays_them_closed(tmp_path):
+    rec = write_recording(tmp_path / "rec", {"skin": "gnome-mines", "closed_batches": True}, [DECISION])
+    assert read_recording(rec).closed_batches
+    board = parse_board("mines=1\n011\n01.\n01.")
+    assert [m.action for m in decide_move(board, 1).moves] == ["flag"]  # one rule: the flag alone
+    assert [m.action for m in decide_move(board, 1, closed=True).moves] == ["reveal", "flag"]
 
 
 @pytest.mark.parametrize(
