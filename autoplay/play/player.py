@@ -136,6 +136,9 @@ class PlayerSettings:
     obstruction_wait: float = 6.0
     max_decisions: int = 5000
     final_patience: float = 10.0  # the final board must stay unchanged this many settle intervals (flash, popup)
+    #: ... but never longer than this in all: ten of gnome-mines' learnt redraw waits (~0.1 s) were a second a
+    #: game, while the longest still spell inside an end seen, between sgt-mines' two red flashes, is ~130 ms
+    final_wait: float = 0.35
     dry_run: bool = False
 
 
@@ -527,6 +530,13 @@ class Player:
             if not self.close_own_dialog(covered):
                 raise
             self.screen.check(board)
+
+    def end_patience(self) -> float:
+        """How many redraw waits the final board must stay unchanged: ``final_patience``, at most ``final_wait``
+        seconds in all, never less than one wait.  (The final board is polled: it has no baseline to wait for
+        damage against, so the wait is the pixels' own.)"""
+        s = self.settings
+        return max(1.0, min(s.final_patience, s.final_wait / self.quiet)) if self.quiet > 0 else s.final_patience
 
     def still_drawing(self) -> None:
         """The board changed after it had stayed unchanged for ``quiet`` seconds: the game draws in longer steps.
@@ -1071,7 +1081,7 @@ class _GameInProgress:
         """
         if not self.final_checked:
             self.final_checked = True
-            self.capture(patience=self.settings.final_patience)
+            self.capture(patience=self.player.end_patience())
             return
         unread = list(getattr(decoded, "unreadable", []))
         board, unknown = with_own_flags(decoded.board, unread, self.result.flagged)

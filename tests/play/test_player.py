@@ -1251,3 +1251,12 @@ def test_a_guess_that_opens_a_tile_nearest_a_mine_ends_the_game_undecided_though
     assert result.result == "undecided"
     row, col = table.cell_at(*backend.clicks[-1][:2])
     assert table.game.board().cells[row * 9 + col] == "X"  # the losing guess was the last press
+
+
+def test_the_end_board_waits_ten_redraw_waits_but_never_longer_than_final_wait():
+    player, _ = make_player(FakeTable(9, 9, 10, seed=1), settle_interval=0.008, final_wait=0.35)
+    assert player.end_patience() == 10.0  # a quick game (xdemineur's 8 ms): ten waits, 80 ms
+    player.quiet = 0.1  # gnome-mines' learnt wait: ten would be a second a game
+    assert player.end_patience() * player.quiet == pytest.approx(0.35)
+    player.quiet = 0.5  # a wait already longer than final_wait: one of it
+    assert player.end_patience() == 1.0
