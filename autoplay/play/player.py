@@ -531,12 +531,24 @@ class Player:
                 raise
             self.screen.check(board)
 
-    def end_patience(self) -> float:
-        """How many redraw waits the final board must stay unchanged: ``final_patience``, at most ``final_wait``
-        seconds in all, never less than one wait.  (The final board is polled: it has no baseline to wait for
-        damage against, so the wait is the pixels' own.)"""
+    def end_patience(self, wait: float) -> float:
+        """How many redraw waits of ``wait`` seconds the final board must stay unchanged: ``final_patience``, at
+        most ``final_wait`` seconds in all, never less than one wait."""
         s = self.settings
-        return max(1.0, min(s.final_patience, s.final_wait / self.quiet)) if self.quiet > 0 else s.final_patience
+        return max(1.0, min(s.final_patience, s.final_wait / wait)) if wait > 0 else s.final_patience
+
+    def settle_end(self, frame: np.ndarray) -> tuple[Settled, float]:
+        """The board that shows the game's end, once it has stayed unchanged for long (a flash, a popup fading in).
+
+        Where the server reports damage, ``frame`` (the end just read) is the baseline: no report on the board
+        for the patience's time means nothing was drawn since, the frame stands; a report means waiting for the
+        drawing to stop as long.  Polling has no such word, so it grabs until the pixels stay unchanged as long.
+        """
+        damage = self.damage
+        if damage is not None and damage.usable and not damage.learning and self.grid is not None:
+            patience = self.end_patience(damage.quiet)
+            return self.settle(frame, patience=patience, change_timeout=patience * damage.quiet)
+        return self.settle(patience=self.end_patience(self.quiet))
 
     def still_drawing(self) -> None:
         """The board changed after it had stayed unchanged for ``quiet`` seconds: the game draws in longer steps.
@@ -1081,7 +1093,8 @@ class _GameInProgress:
         """
         if not self.final_checked:
             self.final_checked = True
-            self.capture(patience=self.player.end_patience())
+            settled, self.grabbing = self.player.settle_end(self.frame)
+            self.frame, self.waited = settled.frame, settled.waited
             return
         unread = list(getattr(decoded, "unreadable", []))
         board, unknown = with_own_flags(decoded.board, unread, self.result.flagged)

@@ -1254,9 +1254,24 @@ def test_a_guess_that_opens_a_tile_nearest_a_mine_ends_the_game_undecided_though
 
 
 def test_the_end_board_waits_ten_redraw_waits_but_never_longer_than_final_wait():
-    player, _ = make_player(FakeTable(9, 9, 10, seed=1), settle_interval=0.008, final_wait=0.35)
-    assert player.end_patience() == 10.0  # a quick game (xdemineur's 8 ms): ten waits, 80 ms
-    player.quiet = 0.1  # gnome-mines' learnt wait: ten would be a second a game
-    assert player.end_patience() * player.quiet == pytest.approx(0.35)
-    player.quiet = 0.5  # a wait already longer than final_wait: one of it
-    assert player.end_patience() == 1.0
+    player, _ = make_player(FakeTable(9, 9, 10, seed=1), final_wait=0.35)
+    assert player.end_patience(0.008) == 10.0  # a quick game (xdemineur's 8 ms): ten waits, 80 ms
+    assert player.end_patience(0.1) * 0.1 == pytest.approx(0.35)  # gnome-mines' learnt wait: ten were a second
+    assert player.end_patience(0.5) == 1.0  # a wait already longer than final_wait: one of it
+
+
+def test_where_damage_is_reported_the_end_board_stands_once_nothing_was_drawn_for_the_patience():
+    from autoplay.control.damage import Heard
+    from autoplay.play.redraw import LEARN_SAMPLES, DamageRhythm
+    from tests.play.test_redraw import Watch
+
+    table = FakeTable(9, 9, 10, seed=1)
+    player, _ = make_player(table, final_wait=0.35)
+    player.grid = table.grid
+    watch = Watch([Heard(False, 0.08, False)])  # no report on the board while waiting
+    player.damage = DamageRhythm(watch)  # type: ignore[arg-type]
+    player.damage.confirmed, player.damage.quiet = LEARN_SAMPLES, 0.008
+    frame = table.grab()
+    settled, _ = player.settle_end(frame)
+    assert watch.quiet == [pytest.approx(0.08)]  # ten of xdemineur's 8 ms, not ten of the pixels' 35 ms
+    assert not settled.changed and np.array_equal(settled.frame, frame)
