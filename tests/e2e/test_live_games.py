@@ -21,8 +21,8 @@ from autoplay.control.games import launch_game
 from autoplay.control.xserver import VirtualDisplay
 from autoplay.insight.speed import speed_figures
 from autoplay.play.live import vision_decoder
+from autoplay.replay.decide import decide_move
 from autoplay.replay.recording import read_recording
-from autoplay.solver import choose_move
 from autoplay.vision import Grid, decode_frame, load_skin
 from autoplay.vision.frame_delta import FrameReader
 
@@ -77,7 +77,7 @@ def check_replay(record: Path, skin_name: str) -> int:
         assert decoded.readable, f"{decision.frame}: unreadable cells {decoded.unreadable[:5]}"
         assert decoded.board.cells == decision.board.cells, f"{decision.frame}: board decodes differently"
         mines = decision.board.mines if decision.board.mines is not None else recording.mines
-        again = choose_move(decoded.board, mines, recording.rules)
+        again = decide_move(decoded.board, mines, recording.rules, closed=recording.closed_batches)
         assert [(m.action, m.row, m.col) for m in again.moves] == [m.key for m in decision.moves], (
             f"{decision.frame}: replay chose different moves"
         )
