@@ -947,17 +947,9 @@ class _GameInProgress:
                 lambda: self.player.contradiction_error("the board calls a cell both safe and a mine", frame, clash)
             )
         if unknown:
-            wanted = {(m.row, m.col) for m in decision.moves if m.action == "reveal"}
             decision = avoid_cells(decision, board, set(unknown))
             if not decision.moves:
                 return self.reread(lambda: self.player.unreadable_error(frame, decoded))
-            if decision.guess and wanted & set(guessed_into):
-                # The solver, seeing the cell just guessed as covered (it shows a tile the skin does not know: a
-                # number never seen, as a 6 in Chromium, look 4187, or the game lost on it), chose it again; the
-                # cell put in its place is the guess's partner, as likely a mine as it was safe.  Seen: the other
-                # cell of a won 50/50 pressed.  Certain moves go on around such a cell; this guess does not.
-                self.undecided = True
-                return self.finish(decoded, UNDECIDED)
         self.last_board, self.last_reveals = board, {(m.row, m.col) for m in decision.moves if m.action == "reveal"}
         self.clicked |= self.last_reveals
         self.last_unread = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}

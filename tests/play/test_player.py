@@ -1307,38 +1307,3 @@ def test_a_number_read_otherwise_at_the_end_than_when_acted_on_is_no_truth_for_t
     result = player.play_game(1)
     assert result.result == table.state
     assert table.covered in result.final_unknown  # neither reading is trusted: the audit leaves the cell out
-
-
-@pytest.mark.parametrize("seed", range(1, 13))
-def test_the_partner_of_a_guess_that_opened_a_tile_the_skin_does_not_know_is_never_guessed(seed):
-    """Chromium at 100%, look 4187: a 50/50 guessed right opened a 6, a tile the skin had never seen; read as covered
-    again, it was the solver's choice again, and play pressed its partner (a mine) in its place as "the safest cell
-    the skin can read".  Now that guess ends the game undecided; certain moves around the cell go on."""
-    table = FakeTable(9, 9, 10, seed=seed)
-    decisions: list[dict] = []
-    player, backend = make_player(table)
-    player.on_decision = decisions.append
-    unread: set[tuple[int, int]] = set()
-
-    def guessed_number_never_seen(frame, grid):
-        decoded = table.decode(frame, grid)
-        last_guess = next((d for d in reversed(decisions) if d["guess"]), None)
-        if not unread and last_guess is not None and len(decisions) > 1:
-            (move,) = last_guess["moves"]
-            if decoded.board[move.row, move.col] in "12345678":
-                unread.add((move.row, move.col))  # opened, in a look the skin does not know (its nearest: a number)
-        if unread:
-            decoded.state = "unknown" if decoded.state == "playing" else decoded.state
-            decoded.unreadable = sorted(set(decoded.unreadable) | unread)
-            decoded.readable = False
-        return decoded
-
-    player.decode = guessed_number_never_seen
-    result = player.play_game(1)
-    after = decisions[next((i for i, d in enumerate(decisions) if unread and d["guess"]), len(decisions)) :]
-    # only this cell is unread: a guess in place of the one the solver wanted is its partner
-    assert not any(d["reason"] == "safest cell the skin can read" for d in after[1:])
-    assert result.result in ("won", "lost", "undecided")
-    if result.result == "lost":
-        row, col = table.cell_at(*backend.clicks[-1][:2])
-        assert (row, col) not in unread
