@@ -21,7 +21,7 @@ from autoplay.board.model import Board
 from autoplay.errors import ContradictionError
 from autoplay.solver.decide import Decision, Move
 from autoplay.solver.deduce import cheap_deductions
-from autoplay.solver.position import Constraint, Position, read_position
+from autoplay.solver.position import Constraint, Position, read_position, useful_constraints
 
 #: Rounds of the cheap rules after the batch; each round must find a new mine or safe cell, so a board's cells
 #: bound it anyway.  The cap keeps a pathological board from costing a live decision more than a few ms.
@@ -31,7 +31,8 @@ MAX_ROUNDS = 50
 def decided(pos: Position, safe: set[int], mines: set[int]) -> Position:
     """``pos`` with the cells ``safe`` and ``mines`` (flat indices) known: fewer unknowns, every number reduced.
 
-    Numbers left with no unknown cell drop out; two numbers left over the same cells must agree.  Raises
+    Numbers left with no unknown cell drop out, and two left over the same cells must agree
+    (:func:`~autoplay.solver.position.useful_constraints`, as when a board is read).  Raises
     :class:`ContradictionError` for a number the decided cells cannot satisfy (a misread the batch relies on).
 
     >>> pos = Position(1, 3, (0, 2), (), (Constraint(1, (0, 2), 1),))
@@ -39,7 +40,7 @@ def decided(pos: Position, safe: set[int], mines: set[int]) -> Position:
     Position(rows=1, cols=3, unknown=(2,), known_mines=(0,), constraints=(Constraint(cell=1, unknowns=(2,), mines=0),))
     """
     both = safe | mines
-    constraints: dict[tuple[int, ...], Constraint] = {}
+    reduced = []
     for con in pos.constraints:
         rest = tuple(j for j in con.unknowns if j not in both)
         need = con.mines - sum(1 for j in con.unknowns if j in mines)
@@ -47,22 +48,13 @@ def decided(pos: Position, safe: set[int], mines: set[int]) -> Position:
             raise ContradictionError(
                 f"the number at {pos.coord(con.cell)} cannot hold the batch's mines", [pos.coord(con.cell)]
             )
-        if not rest:
-            continue
-        same = constraints.get(rest)
-        if same is None:
-            constraints[rest] = Constraint(con.cell, rest, need)
-        elif same.mines != need:
-            raise ContradictionError(
-                "two numbers see the same unknown cells but need different mines",
-                pos.coords([same.cell, con.cell]),
-            )
+        reduced.append(Constraint(con.cell, rest, need))
     return Position(
         pos.rows,
         pos.cols,
         tuple(j for j in pos.unknown if j not in both),
         tuple(sorted(set(pos.known_mines) | mines)),
-        tuple(constraints.values()),
+        useful_constraints(reduced, pos.cols),
     )
 
 
