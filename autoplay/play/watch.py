@@ -200,6 +200,24 @@ def shown_position(
     return board, unread, state
 
 
+def kept_total(board: Board, before: Board) -> Board:
+    """``board`` with the game's mine total from ``before`` (the same game) when its own frame did not show one.
+
+    A game's total does not change while it is played, and the counter gives it on most frames (its text plus
+    the flags shown); a frame caught while the counter redraws reads none, and without a total a cell off the
+    frontier has no odds, so a step onto it would be judged "odds unknown" instead of on its merits.
+
+    >>> before = Board.from_rows(["..", ".."], mines=1)
+    >>> kept_total(Board.from_rows(["..", "1."]), before).mines
+    1
+    >>> kept_total(Board.from_rows(["..", "1."], mines=2), before).mines
+    2
+    """
+    if board.mines is not None or before.mines is None or (board.rows, board.cols) != (before.rows, before.cols):
+        return board
+    return board.with_mines(before.mines)
+
+
 def renumbered(before: Board, after: Board) -> bool:
     """Whether some number of ``before`` shows another number in ``after``: no move does that in one game.
 
@@ -277,9 +295,11 @@ def follow(
         if pointer is not None:
             pointer_cell = cell_at(grid, pointer[0] - rect[0], pointer[1] - rect[1])
         board, unread, state = shown_position(decoded, last[0] if last is not None else None, pointer_cell)
+        ended = last is not None and last[1] in ("won", "lost") and state == "playing"  # a new game after an end
+        if last is not None and not ended:
+            board = kept_total(board, last[0])
         if last == (board, state):
             continue  # a change that is no move: the pointer lit a tile, the counter or face redrew
-        ended = last is not None and last[1] in ("won", "lost") and state == "playing"  # a new game after an end
         if last is not None and not ended and renumbered(last[0], board) and contradicting < MAX_CONTRADICTING:
             contradicting += 1  # not the game's board (or the last reading was wrong: believed after a few)
             continue

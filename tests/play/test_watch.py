@@ -7,6 +7,7 @@ through a game without any of them.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
@@ -174,3 +175,25 @@ def test_a_frame_without_a_readable_board_shows_nothing_and_the_steps_stay_right
         pass
     assert positions == len(window.frames) - 2
     assert [(j.step.action, j.step.cell) for j in judged] == played_steps()
+
+
+def test_a_frame_whose_counter_does_not_read_keeps_the_games_total():
+    """A frame caught while the counter redraws has no total; the game's does not change, so it is kept."""
+    decode = vision_decoder(load_skin("gnome-mines"), None)
+    calls = [0]
+
+    def counter_unread_on_the_third(frame, grid):  # type: ignore[no-untyped-def]
+        decoded = decode(frame, grid)
+        calls[0] += 1
+        if calls[0] == 3:
+            decoded = dataclasses.replace(decoded, board=decoded.board.with_mines(None))
+        return decoded
+
+    seen = []
+    try:
+        for position in follow(FramesWindow(), counter_unread_on_the_third, FAST):
+            seen.append(position)
+    except WindowGoneError:
+        pass
+    assert calls[0] >= 3 and len(seen) >= 3
+    assert {p.board.mines for p in seen} == {seen[0].board.mines} and seen[0].board.mines is not None
