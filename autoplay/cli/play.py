@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from autoplay.cli.arguments import non_negative_int, positive_int, positive_seconds
@@ -88,10 +89,11 @@ def run(args: argparse.Namespace) -> int:
             closed_batches=True,
         )
 
-    def solve(board: Any) -> Any:
+    def solve(board: Any, *, opened: Collection[tuple[int, int]] = ()) -> Any:
         mines = board.mines if board.mines is not None else args.mines
+        decision = choose_move(board, mines, skin.rules, time_limit=args.time_limit, opened=opened)
         # a certain batch comes with every move it implies: a round trip to the game saved per step of the rules
-        return closed_batch(board, choose_move(board, mines, skin.rules, time_limit=args.time_limit), mines)
+        return closed_batch(board, decision, mines, opened)
 
     def show_decision(info: dict[str, Any]) -> None:
         moves = ", ".join(f"{m.action} ({m.row},{m.col}) p={m.probability:.3f}" for m in info["moves"])

@@ -53,7 +53,7 @@ from autoplay.play.fresh_looks import (
     with_covered,
     with_unreadable,
 )
-from autoplay.play.proven_open import UnknownInPlay, proven_opened
+from autoplay.play.proven_open import KnownOpen, UnknownInPlay, known_open, proven_opened
 from autoplay.play.reading import grid_may_have_slipped, in_one_line
 from autoplay.play.recorder import Recorder
 from autoplay.play.redraw import DAMAGE_CEILING, DamageRhythm, poll_board
@@ -112,6 +112,13 @@ class Decoder(Protocol):
     """Reads a window frame into a board, on the grid located before when one is given."""
 
     def __call__(self, frame: np.ndarray, grid: Grid | None) -> DecodedFrame: ...
+
+
+class Solve(Protocol):
+    """The solver as the loop asks it: the next moves for a board on which ``opened`` cells, shown covered, are
+    known to be open (safe, with no number read: :func:`autoplay.solver.position.read_position`)."""
+
+    def __call__(self, board: Board, *, opened: Collection[tuple[int, int]] = ()) -> Decision: ...
 
 
 #: Share of unreadable cells above which the board is taken to be another game's, not a misread.
@@ -345,6 +352,23 @@ def contradictory_moves(moves: list[Any]) -> list[tuple[int, int]]:
     return sorted(reveal & {(m.row, m.col) for m in moves if m.action == "flag"})
 
 
+def every_safe_cell_open(board: Board, opened: Collection[tuple[int, int]]) -> bool:
+    """Whether ``board`` (unread cells shown covered) has no safe cell left to open, given the ``opened`` cells.
+
+    Its covered and flagged cells, less those known open, are at least the mines (unread cells counted covered
+    make the count too high, never too low); when they are exactly the mine total, every one is a mine.
+
+    >>> board = Board.from_text("mines=1\n1.\n1.")
+    >>> every_safe_cell_open(board, []), every_safe_cell_open(board, [(1, 1)])
+    (False, True)
+    """
+    if board.mines is None:
+        return False
+    cols, known = board.cols, set(opened)
+    covers = sum(c in (HIDDEN, FLAG) and divmod(i, cols) not in known for i, c in enumerate(board.cells))
+    return covers == board.mines
+
+
 def shows_all_mines(board: Board, unknown: Collection[tuple[int, int]] = ()) -> bool | None:
     """Whether a lost board shows every mine (None when the total is not known).
 
@@ -366,7 +390,7 @@ class Player:
         screen: Screen,
         mouse: Mouse,
         decode: Decoder,
-        solve: Callable[[Board], Decision],
+        solve: Solve,
         settings: PlayerSettings | None = None,
         recorder: Recorder | None = None,
         on_decision: Callable[[dict[str, Any]], None] | None = None,
@@ -736,6 +760,7 @@ class Player:
         own_flags: list[tuple[int, int]] | None = None,
         suspects: set[tuple[int, int]] | None = None,
         covered_by_look: list[tuple[int, int]] | None = None,
+        opened: list[tuple[int, int]] | None = None,
     ) -> None:
         if self.recorder is None and self.on_decision is None:
             return
@@ -758,6 +783,7 @@ class Player:
                 unknown=sorted(set(map(tuple, getattr(decoded, "unreadable", []))) | (suspects or set())),
                 own_flags=own_flags,
                 covered_by_look=covered_by_look,
+                opened=opened,
             )
         if self.on_decision is not None:
             self.on_decision(
@@ -789,7 +815,11 @@ class _GameInProgress:
         self.retries_left = self.settings.click_retries
         self.rereads_left = self.settings.reread_limit
         self.final_checked = False
-        self.undecided = False  # a guess opened a tile the skin cannot read, in a game whose state it cannot read
+        #: The end found with cells the skin cannot read: UNDECIDED (a guess opened a tile the skin cannot read, in
+        #: a game whose state it cannot read) or "won" (every safe cell known open); taken once the end is still.
+        self.ends_as: str | None = None
+        self.known = KnownOpen()  # the unread cells known open when the last batch was decided
+        self.guessed: set[tuple[int, int]] = set()  # cells this game's guesses clicked (reveals not proven safe)
         self.state_read = False  # the skin read this game's state (its face said "playing") at least once
         self.last_unknown: set[tuple[int, int]] = set()
         self.last_renumbered: set[tuple[int, int]] = set()  # opened numbers last seen to change by themselves
@@ -850,8 +880,8 @@ class _GameInProgress:
             return self.reread(lambda: self.player.astray_error(frame, cells, "the game was lost"))
         if state in FINISHED:
             return self.finish(decoded, state)
-        if self.undecided:
-            return self.finish(decoded, UNDECIDED)
+        if self.ends_as is not None:
+            return self.finish(decoded, self.ends_as)
         unknown = list(getattr(decoded, "unreadable", []))
         if self.restarted(decoded.board, unknown):
             if self.in_doubt:  # a press the page moved onto the face (or a new-game button) started over
@@ -900,8 +930,6 @@ class _GameInProgress:
             board = with_unknown_covered(decoded.board, unknown, self.own_flags)
         self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
         self.result.unknown_seen.update(unknown)
-        if HIDDEN not in board.cells:
-            return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
         if self.in_doubt and self.last_board is not None:
             unread = set(unknown) | self.last_unread
             strays = astray(self.last_board, board, self.batch, unread)
@@ -928,11 +956,30 @@ class _GameInProgress:
             # as going on is trusted when it reads "unknown" for a frame with tiles it does not know, unless the
             # guessed cell's nearest look is a mine (Firefox at 125%, look 40731: a lost 50/50 whose exploded mine
             # matched no template closely enough; play pressed the other cell of the 50/50 on the finished page).
-            self.undecided = True
+            self.ends_as = UNDECIDED
             return self.finish(decoded, UNDECIDED)
+        self.known = known_open(
+            board,
+            [rc for rc in unknown if rc not in self.own_flags],
+            read_before=self.opened,
+            revealed=self.clicked,
+            guessed=self.guessed,
+            unopened=self.unopened,
+            unread_before=self.last_unread,
+            last_reveals=self.last_reveals,
+        )
+        if state == "unknown" and every_safe_cell_open(board, self.known.cells):
+            # Nothing is left to press, and the skin cannot read the end (tiles it does not know, or no face).  Open
+            # by proof, the game is won; open on a guess's word, it is won if the guess was safe and lost on it if
+            # not, and the tile it opened is the only witness (Chromium, look 4187: a 50/50 won onto a 6 never
+            # seen; pressed on, play pressed the mine of the other cell).
+            self.ends_as = UNDECIDED if self.known.on_guess else "won"
+            return self.finish(decoded, self.ends_as)
+        if HIDDEN not in board.cells:
+            return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
         t1 = time.perf_counter()
         try:
-            decision = self.player.solve(board)
+            decision = self.player.solve(board, opened=self.known.cells)
         except ContradictionError as exc:
             foreign = [rc for rc in exc.cells if board[rc] == FLAG and rc not in self.result.flagged]
             if foreign and self.unflags_left > 0:
@@ -947,11 +994,12 @@ class _GameInProgress:
                 lambda: self.player.contradiction_error("the board calls a cell both safe and a mine", frame, clash)
             )
         if unknown:
-            decision = avoid_cells(decision, board, set(unknown))
+            decision = avoid_cells(decision, board, set(unknown), self.known.cells)
             if not decision.moves:
                 return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         self.last_board, self.last_reveals = board, {(m.row, m.col) for m in decision.moves if m.action == "reveal"}
         self.clicked |= self.last_reveals
+        self.guessed |= {(m.row, m.col) for m in decision.moves if m.action == "reveal" and m.probability > 0}
         self.last_unread = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
 
@@ -1020,6 +1068,8 @@ class _GameInProgress:
         self.suspects.clear()
         self.unopened.clear()
         self.clicked.clear()
+        self.guessed.clear()
+        self.known = KnownOpen()
         self.learn_tried = (frozenset(), 0)
         self.last_board, self.last_reveals, self.expected = None, set(), []
         self.batch, self.in_doubt = [], False
@@ -1103,7 +1153,7 @@ class _GameInProgress:
         unread += [rc for rc in renumbered_cells(self.last_board, decoded.board) if rc not in unread]
         board, unknown = with_own_flags(decoded.board, unread, self.result.flagged)
         if state == "won" and unknown:
-            board, unknown = won_unread_as_mines(board, unknown, self.opened)
+            board, unknown = won_unread_as_mines(board, unknown, self.opened | self.known.proven)
         covered_up = looks_obstructed(board.rows, board.cols, unread) and not mines_accounted(board, unknown, state)
         if self.end_wait_until is None and covered_up:
             self.end_wait_until = time.monotonic() + self.settings.obstruction_wait
@@ -1242,6 +1292,7 @@ class _GameInProgress:
             moves = moves[:clicks]
             self.last_reveals -= unclicked
             self.clicked -= unclicked
+            self.guessed -= unclicked
         self.rereads_left = self.settings.reread_limit
         self.retries_left = self.settings.click_retries
         timing = {
@@ -1270,6 +1321,7 @@ class _GameInProgress:
             self.own_flags,
             self.suspects,
             self.covered_by_look,
+            sorted(self.known.cells),
         )
         if self.settings.dry_run:
             result.result = "dry-run"

@@ -73,3 +73,52 @@ def proven_opened(
         if any(board.cells[j] == "0" for j in nbrs[r * cols + c])
         or (went_on and (r, c) in clicked and (r, c) in unread_before)
     ]
+
+
+@dataclass(frozen=True)
+class KnownOpen:
+    """Unread cells of a game going on that the player knows to be open: ``proven`` by the rules, or opened by a
+    guess of ours (``on_guess``: open if the game is still going, which play takes it to be when it plays on)."""
+
+    proven: frozenset[Cell] = frozenset()
+    on_guess: frozenset[Cell] = frozenset()
+
+    @property
+    def cells(self) -> frozenset[Cell]:
+        return self.proven | self.on_guess
+
+
+def known_open(
+    board: Board,
+    unknown: Collection[Cell],
+    *,
+    read_before: Collection[Cell],
+    revealed: Collection[Cell],
+    guessed: Collection[Cell],
+    unopened: Collection[Cell],
+    unread_before: Collection[Cell],
+    last_reveals: Collection[Cell],
+) -> KnownOpen:
+    """Which ``unknown`` cells (tiles the skin does not know, shown covered on ``board``) are open cells.
+
+    The solver is given them as safe cells with no number: left covered, it calls such a cell safe again (it is)
+    and play, never clicking an unread tile, guesses elsewhere instead; a guess onto a cell just opened as a number
+    never seen ends in its 50/50 partner, the mine.  Proven open: a cell read as a number before
+    (``read_before``: an opened cell never closes), beside a 0, clicked by a certain reveal of ours (``revealed``
+    minus ``guessed``: safe as the numbers prove, and since changed into a tile that is not covered), the cells
+    :func:`proven_opened` proves, and ``unopened`` (cells the game read clicks on and that did not change: opened
+    tiles read as covered).  A cell a guess of ours opened that shows an unknown tile is open if the game goes on,
+    or the mine it lost on: ``on_guess``.
+
+    >>> board = Board.from_text("mines=1\\n0..\\n...\\n..1")
+    >>> seen = known_open(board, [(1, 1), (2, 0), (2, 1), (0, 2)], read_before={(0, 2)}, revealed={(2, 0), (2, 1)},
+    ...     guessed={(2, 1)}, unopened=(), unread_before=(), last_reveals=())
+    >>> sorted(seen.proven), sorted(seen.on_guess)
+    ([(0, 2), (1, 1), (2, 0)], [(2, 1)])
+    """
+    cells = [rc for rc in unknown]
+    proven = set(proven_opened(board, cells, revealed, unread_before, last_reveals))
+    safe_clicks = set(revealed) - set(guessed)
+    proven |= {rc for rc in cells if rc in read_before or rc in safe_clicks or rc in unopened}
+    on_guess = {rc for rc in cells if rc in guessed and rc not in proven}
+    return KnownOpen(frozenset(proven), frozenset(on_guess))

@@ -77,6 +77,9 @@ class RecordedDecision:
     own_flags: frozenset[tuple[int, int]] = frozenset()
     #: cells no template matched that looked exactly as on the game's fresh board: read (and shown) as covered
     covered_by_look: frozenset[tuple[int, int]] = frozenset()
+    #: unknown cells play knew open (a number read there before, a 0 beside, a reveal of ours): decided as safe
+    #: cells with no number
+    opened: frozenset[tuple[int, int]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,7 @@ def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> R
         unknown=unknown,
         own_flags=parse_cells(obj.get("own_flags"), where),
         covered_by_look=parse_cells(obj.get("covered_by_look"), where),
+        opened=parse_cells(obj.get("opened"), where),
     )
 
 

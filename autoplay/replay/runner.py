@@ -251,11 +251,12 @@ class Replayer:
                 outcome.status = "over"
                 analysis = None
             else:
+                opened = recorded.opened if recorded is not None else frozenset()
                 outcome.decision = decide_move(
-                    board, board.mines, self.rules, self.time_limit, closed=self.closed_batches
+                    board, board.mines, self.rules, self.time_limit, closed=self.closed_batches, opened=opened
                 )
                 if unknown:
-                    outcome.decision = avoid_cells(outcome.decision, board, unknown)
+                    outcome.decision = avoid_cells(outcome.decision, board, unknown, opened)
                 if recorded is not None:
                     outcome.problems += decision_differences(recorded, outcome.decision)
                     outcome.explanation = self._explanation(recorded, board, outcome.decision)

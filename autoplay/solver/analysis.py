@@ -15,7 +15,7 @@ only in the reported grid.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -102,13 +102,21 @@ class Analysis:
         return self.probabilities[row][col]
 
 
-def analyze(board: Board, mines: int | None = None, *, deadline: float | None = None) -> Analysis:
+def analyze(
+    board: Board,
+    mines: int | None = None,
+    *,
+    deadline: float | None = None,
+    opened: Collection[tuple[int, int]] = (),
+) -> Analysis:
     """Exact mine probabilities of ``board``; see the module docstring for the two modes.
 
-    ``mines`` defaults to ``board.mines``.  Raises :class:`ContradictionError`
+    ``mines`` defaults to ``board.mines``; ``opened`` are covered-looking cells known to be open
+    (:func:`~autoplay.solver.position.read_position`).  Raises :class:`ContradictionError`
     naming the cells involved when no placement of mines explains the board.
     """
-    return analyze_position(read_position(board), board.mines if mines is None else mines, deadline=deadline)
+    mines = board.mines if mines is None else mines
+    return analyze_position(read_position(board, opened), mines, deadline=deadline)
 
 
 def analyze_position(pos: Position, mines: int | None, *, deadline: float | None = None) -> Analysis:

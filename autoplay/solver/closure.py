@@ -15,6 +15,7 @@ decisions, and the decision hashes pinned on them, stay as they are.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 from autoplay.board.model import Board
@@ -58,8 +59,13 @@ def decided(pos: Position, safe: set[int], mines: set[int]) -> Position:
     )
 
 
-def closed_batch(board: Board, decision: Decision, mines: int | None) -> Decision:
+def closed_batch(
+    board: Board, decision: Decision, mines: int | None, opened: Collection[tuple[int, int]] = ()
+) -> Decision:
     """``decision`` with the certain moves its own moves imply added (reveals first, then flags).
+
+    ``opened``: covered-looking cells known to be open, as ``decision`` was made with them
+    (:func:`~autoplay.solver.position.read_position`).
 
     A guess, a first move and an empty decision come back as they are; so does a batch whose closure meets a
     contradiction (the next read then finds it the usual way, nothing is added on a doubtful reading).
@@ -77,7 +83,7 @@ def closed_batch(board: Board, decision: Decision, mines: int | None) -> Decisio
     flagged = {m.row * cols + m.col for m in decision.moves if m.action == "flag"}
     known_safe, known_mines = set(safe), set(flagged)
     try:
-        pos = read_position(board)
+        pos = read_position(board, opened)
         for _ in range(MAX_ROUNDS):
             now = decided(pos, known_safe, known_mines)
             found = cheap_deductions(now, None if mines is None else mines - len(now.known_mines))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
@@ -92,20 +93,24 @@ def choose_move(
     time_limit: float = 1.0,
     rng: random.Random | None = None,
     depth: int = DEFAULT_DEPTH,
+    opened: Collection[tuple[int, int]] = (),
 ) -> Decision:
     """The next move(s) for ``board``; ``mines`` defaults to ``board.mines`` (None: local mode).
 
     ``rng`` is accepted so callers can seed any randomised tie-break; the
     current policy is deterministic and does not draw from it.  ``depth`` is
     how many moves a guess looks ahead (2, or 3 for close calls; see :mod:`guess`).
+    ``opened``: covered-looking cells known to be open, played as safe cells with no number
+    (:func:`~autoplay.solver.position.read_position`).
     """
     started = time.perf_counter()
     if mines is None:
         mines = board.mines
-    if board.is_fresh:
+    if board.is_fresh and not opened:
         move = first_move(board.rows, board.cols, rules)
         return Decision([move], rules.first_click == "none", None, f"first move: rule {rules.first_click!r}")
-    return decide_position(read_position(board), mines, time_limit=time_limit, started=started, depth=depth)
+    pos = read_position(board, opened)
+    return decide_position(pos, mines, time_limit=time_limit, started=started, depth=depth)
 
 
 def decide_position(

@@ -9,7 +9,7 @@ number meets its neighbours.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,16 +66,33 @@ class Position:
         return sorted(divmod(i, cols) for i in indices)
 
 
-def read_position(board: Board) -> Position:
+def read_position(board: Board, opened: Collection[tuple[int, int]] = ()) -> Position:
     """Extract the constraints of ``board``, raising :class:`ContradictionError` for an impossible number.
+
+    ``opened``: covered-looking cells known to be open, though their number cannot be read (live play shows a
+    tile its skin does not know as covered, yet knows the cell was opened: it read a number there before, or a
+    0 beside it).  They are safe cells with no number: neither unknown nor a constraint.  Left unknown, the
+    solver would call them safe again and again, and play, which never clicks an unread tile, would guess
+    elsewhere instead.
 
     Neighbour counts are computed for the whole grid at once with numpy: most
     numbers on a board are long satisfied, and looping over them in Python
     was the largest cost of a cheap decision.
+
+    >>> board = Board.from_rows(["1..", "..."], mines=1)
+    >>> read_position(board).unknown
+    (1, 2, 3, 4, 5)
+    >>> pos = read_position(board, opened=[(1, 0)])
+    >>> pos.unknown, pos.constraints
+    ((1, 2, 4, 5), (Constraint(cell=0, unknowns=(1, 4), mines=1),))
     """
     rows, cols = board.rows, board.cols
     codes = np.frombuffer("".join(board.cells).encode("ascii"), np.uint8).reshape(rows, cols)
     unknown, mine, value = _IS_UNKNOWN[codes], _IS_KNOWN_MINE[codes], _DIGIT_VALUE[codes]
+    if opened:
+        unknown = unknown.copy()
+        for r, c in opened:
+            unknown[r, c] = 0
     unknown_around, mines_around = neighbour_counts(unknown), neighbour_counts(mine)
     need = value - mines_around
     is_number = value >= 0

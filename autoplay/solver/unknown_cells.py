@@ -33,18 +33,19 @@ def with_unknown_covered(board: Board, cells: Collection[Cell], flagged: Collect
     return Board(board.rows, board.cols, tuple(as_list), board.mines)
 
 
-def avoid_cells(decision: Decision, board: Board, cells: Collection[Cell]) -> Decision:
+def avoid_cells(decision: Decision, board: Board, cells: Collection[Cell], opened: Collection[Cell] = ()) -> Decision:
     """The decision without moves on ``cells``; when none is left, the safest other covered cell as a guess.
 
     An unknown tile is often a revealed number, which the solver (seeing it as
     covered) may well call safe: that certain move is dropped, and the game
-    goes on with the best cell the skin can read.
+    goes on with the best cell the skin can read.  ``opened`` are the cells
+    the decision was made knowing open (none of its moves is on one).
     """
     avoid = set(cells)
     moves = [m for m in decision.moves if (m.row, m.col) not in avoid]
     if moves:
         return replace(decision, moves=moves)
-    analysis = decision.analysis or analyze(board, mines=board.mines)
+    analysis = decision.analysis or analyze(board, mines=board.mines, opened=opened)
     best = None
     for r, row in enumerate(analysis.probabilities):
         for c, p in enumerate(row):

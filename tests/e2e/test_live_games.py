@@ -77,7 +77,9 @@ def check_replay(record: Path, skin_name: str) -> int:
         assert decoded.readable, f"{decision.frame}: unreadable cells {decoded.unreadable[:5]}"
         assert decoded.board.cells == decision.board.cells, f"{decision.frame}: board decodes differently"
         mines = decision.board.mines if decision.board.mines is not None else recording.mines
-        again = decide_move(decoded.board, mines, recording.rules, closed=recording.closed_batches)
+        again = decide_move(
+            decoded.board, mines, recording.rules, closed=recording.closed_batches, opened=decision.opened
+        )
         assert [(m.action, m.row, m.col) for m in again.moves] == [m.key for m in decision.moves], (
             f"{decision.frame}: replay chose different moves"
         )
