@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board
+from autoplay.board.model import DIGITS, EXPLODED, FLAG, HIDDEN, MINE, Board
 
 Cell = tuple[int, int]
 
@@ -81,3 +81,51 @@ def mines_read(board: Board, unread: set[Cell], end: str) -> int:
     mines shown, the one stepped on and the flags."""
     kinds = (HIDDEN, FLAG, MINE, EXPLODED) if end == "won" else (FLAG, MINE, EXPLODED)
     return sum(c in kinds for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread)
+
+
+def won_by_batch(
+    before: Board, reveals: Collection[Cell], now: Board, unread: Collection[Cell], opened: Collection[Cell] = ()
+) -> tuple[Board, list[Cell]] | None:
+    """The end board when a batch of certain reveals opened the last safe cells, else None.
+
+    ``before`` is the board the batch was decided on (unread cells shown covered), ``reveals`` its reveals (all
+    proven safe), ``opened`` the covered-looking cells of ``before`` known open.  When the covers of ``before``
+    less the reveals and the cells known open are exactly the mines, and every reveal shows opened in ``now``
+    (a number, or a tile in ``unread``), the game is won by the rules, whatever else ``now`` shows: a box the game
+    fades in over its board at a win (kmines at 125%: "Congratulations!", translucent) makes the cells under it
+    read as numbers that contradict each other.  The end board is ``before`` with its remaining covers shown as
+    the mines they are and the reveals as now read; a cell read otherwise than in ``before`` is under something
+    and returned unread with the others.
+
+    >>> before = Board.from_text("mines=1\\n1.\\n..")
+    >>> board, unread = won_by_batch(before, [(1, 0), (1, 1)], Board.from_text("mines=1\\n13\\n11"), [])
+    >>> board.cells, unread
+    (('1', 'F', '1', '1'), [])
+    >>> won_by_batch(before, [(1, 0)], Board.from_text("mines=1\\n1.\\n1."), []) is None  # (1, 1) still covered
+    True
+    """
+    if before.mines is None or (before.rows, before.cols) != (now.rows, now.cols) or not reveals:
+        return None
+    cols, shut, known = before.cols, set(reveals), set(opened)
+    doubtful = set(unread)
+    covers = {
+        i
+        for i, c in enumerate(before.cells)
+        if c in (HIDDEN, FLAG) and divmod(i, cols) not in shut and divmod(i, cols) not in known
+    }
+    if len(covers) != before.mines:
+        return None
+    if any(now[rc] not in DIGITS and rc not in doubtful for rc in shut):
+        return None  # a reveal not (yet) shown opened
+    cells = list(before.cells)
+    left = set(doubtful)
+    for i in covers:
+        cells[i] = FLAG
+    for i, c in enumerate(before.cells):
+        rc = divmod(i, cols)
+        if rc in shut:
+            cells[i] = now.cells[i] if rc not in doubtful else HIDDEN
+        elif i not in covers and now.cells[i] != c:
+            left.add(rc)  # read otherwise than before: under something the game drew at its end
+    left -= {divmod(i, cols) for i in covers}
+    return Board(before.rows, before.cols, tuple(cells), before.mines), sorted(left)

@@ -42,7 +42,7 @@ from autoplay.errors import ContradictionError, ControlError, UnreadableBoardErr
 from autoplay.insight.speed import speed_figures
 from autoplay.outputs import run_folder
 from autoplay.play.board_place import AreaScreen, BoardLost, PressedAstray, astray, in_place, still_in_place
-from autoplay.play.final_board import mines_accounted, with_own_flags, won_unread_as_mines
+from autoplay.play.final_board import mines_accounted, with_own_flags, won_by_batch, won_unread_as_mines
 from autoplay.play.fresh_looks import (
     changed_since_fresh,
     follow_board,
@@ -819,6 +819,7 @@ class _GameInProgress:
         #: a game whose state it cannot read) or "won" (every safe cell known open); taken once the end is still.
         self.ends_as: str | None = None
         self.known = KnownOpen()  # the unread cells known open when the last batch was decided
+        self.last_proven: frozenset[tuple[int, int]] = frozenset()  # the cells of those proven open
         self.guessed: set[tuple[int, int]] = set()  # cells this game's guesses clicked (reveals not proven safe)
         self.state_read = False  # the skin read this game's state (its face said "playing") at least once
         self.last_unknown: set[tuple[int, int]] = set()
@@ -881,7 +882,7 @@ class _GameInProgress:
         if state in FINISHED:
             return self.finish(decoded, state)
         if self.ends_as is not None:
-            return self.finish(decoded, self.ends_as)
+            return self.finish(self.won_by_last_batch(decoded) or decoded, self.ends_as)
         unknown = list(getattr(decoded, "unreadable", []))
         if self.restarted(decoded.board, unknown):
             if self.in_doubt:  # a press the page moved onto the face (or a new-game button) started over
@@ -919,6 +920,10 @@ class _GameInProgress:
             board = with_unknown_covered(decoded.board, unknown, self.own_flags)
         renumbered = renumbered_cells(self.last_board, board)
         if renumbered:  # an opened number never changes: one of the two readings caught the page mid-paint
+            won = self.won_by_last_batch(decoded)
+            if won is not None:  # the numbers changed under a box the game draws at its win
+                self.ends_as = "won"
+                return self.finish(won, "won")
             if set(renumbered) != self.last_renumbered:
                 self.last_renumbered = set(renumbered)
                 self.player.still_drawing()
@@ -981,6 +986,10 @@ class _GameInProgress:
         try:
             decision = self.player.solve(board, opened=self.known.cells)
         except ContradictionError as exc:
+            won = self.won_by_last_batch(decoded)
+            if won is not None:  # the last safe cells opened, and the game drew over its board (kmines at 125%)
+                self.ends_as = "won"
+                return self.finish(won, "won")
             foreign = [rc for rc in exc.cells if board[rc] == FLAG and rc not in self.result.flagged]
             if foreign and self.unflags_left > 0:
                 # Flags no move of ours placed this game (a batch meant for the last game landing on a new one,
@@ -998,6 +1007,7 @@ class _GameInProgress:
             if not decision.moves:
                 return self.reread(lambda: self.player.unreadable_error(frame, decoded))
         self.last_board, self.last_reveals = board, {(m.row, m.col) for m in decision.moves if m.action == "reveal"}
+        self.last_proven = self.known.proven
         self.clicked |= self.last_reveals
         self.guessed |= {(m.row, m.col) for m in decision.moves if m.action == "reveal" and m.probability > 0}
         self.last_unread = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
@@ -1069,7 +1079,7 @@ class _GameInProgress:
         self.unopened.clear()
         self.clicked.clear()
         self.guessed.clear()
-        self.known = KnownOpen()
+        self.known, self.last_proven = KnownOpen(), frozenset()
         self.learn_tried = (frozenset(), 0)
         self.last_board, self.last_reveals, self.expected = None, set(), []
         self.batch, self.in_doubt = [], False
@@ -1117,6 +1127,15 @@ class _GameInProgress:
         shown = Board(board.rows, board.cols, tuple(cells), mines)
         still = [rc for rc in unknown if shown.cells[rc[0] * board.cols + rc[1]] != FLAG]
         return replace(decoded, board=shown, unreadable=still)
+
+    def won_by_last_batch(self, decoded: Any) -> Any:
+        """``decoded`` as the end board when the last batch's certain reveals opened the last safe cells, else None
+        (:func:`~autoplay.play.final_board.won_by_batch`): whatever the game then draws over its board."""
+        if self.last_board is None or any(m.action == "reveal" and m.probability > 0 for m in self.batch):
+            return None
+        unread = [(int(r), int(c)) for r, c in getattr(decoded, "unreadable", [])]
+        end = won_by_batch(self.last_board, self.last_reveals, decoded.board, unread, self.last_proven)
+        return None if end is None else replace(decoded, board=end[0], unreadable=end[1], state="won")
 
     def guessed_into(self, unread: set[tuple[int, int]]) -> list[tuple[int, int]]:
         """The cells a guess of the last batch opened that now read as a tile the skin does not know."""
