@@ -969,7 +969,6 @@ class _GameInProgress:
             read_before=self.opened,
             revealed=self.clicked,
             guessed=self.guessed,
-            unopened=self.unopened,
             unread_before=self.last_unread,
             last_reveals=self.last_reveals,
         )

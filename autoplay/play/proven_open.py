@@ -95,7 +95,6 @@ def known_open(
     read_before: Collection[Cell],
     revealed: Collection[Cell],
     guessed: Collection[Cell],
-    unopened: Collection[Cell],
     unread_before: Collection[Cell],
     last_reveals: Collection[Cell],
 ) -> KnownOpen:
@@ -105,20 +104,19 @@ def known_open(
     and play, never clicking an unread tile, guesses elsewhere instead; a guess onto a cell just opened as a number
     never seen ends in its 50/50 partner, the mine.  Proven open: a cell read as a number before
     (``read_before``: an opened cell never closes), beside a 0, clicked by a certain reveal of ours (``revealed``
-    minus ``guessed``: safe as the numbers prove, and since changed into a tile that is not covered), the cells
-    :func:`proven_opened` proves, and ``unopened`` (cells the game read clicks on and that did not change: opened
-    tiles read as covered).  A cell a guess of ours opened that shows an unknown tile is open if the game goes on,
+    minus ``guessed``: safe as the numbers prove, and since changed into a tile that is not covered), and the cells
+    :func:`proven_opened` proves.  A cell a guess of ours opened that shows an unknown tile is open if the game goes on,
     or the mine it lost on: ``on_guess``.
 
     >>> board = Board.from_text("mines=1\\n0..\\n...\\n..1")
     >>> seen = known_open(board, [(1, 1), (2, 0), (2, 1), (0, 2)], read_before={(0, 2)}, revealed={(2, 0), (2, 1)},
-    ...     guessed={(2, 1)}, unopened=(), unread_before=(), last_reveals=())
+    ...     guessed={(2, 1)}, unread_before=(), last_reveals=())
     >>> sorted(seen.proven), sorted(seen.on_guess)
     ([(0, 2), (1, 1), (2, 0)], [(2, 1)])
     """
     cells = [rc for rc in unknown]
     proven = set(proven_opened(board, cells, revealed, unread_before, last_reveals))
     safe_clicks = set(revealed) - set(guessed)
-    proven |= {rc for rc in cells if rc in read_before or rc in safe_clicks or rc in unopened}
+    proven |= {rc for rc in cells if rc in read_before or rc in safe_clicks}
     on_guess = {rc for rc in cells if rc in guessed and rc not in proven}
     return KnownOpen(frozenset(proven), frozenset(on_guess))
