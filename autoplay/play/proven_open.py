@@ -114,7 +114,7 @@ def known_open(
     >>> sorted(seen.proven), sorted(seen.on_guess)
     ([(0, 2), (1, 1), (2, 0)], [(2, 1)])
     """
-    cells = [rc for rc in unknown]
+    cells = list(unknown)
     proven = set(proven_opened(board, cells, revealed, unread_before, last_reveals))
     safe_clicks = set(revealed) - set(guessed)
     proven |= {rc for rc in cells if rc in read_before or rc in safe_clicks}
