@@ -53,6 +53,7 @@ from autoplay.play.fresh_looks import (
     with_covered,
     with_unreadable,
 )
+from autoplay.play.last_guess import last_guess_outcomes, read_last_guess
 from autoplay.play.proven_open import KnownOpen, UnknownInPlay, known_open, proven_opened
 from autoplay.play.reading import grid_may_have_slipped, in_one_line
 from autoplay.play.recorder import Recorder
@@ -171,6 +172,8 @@ class GameResult:
     dialogs_closed: int = 0  # dialogs of the game's own over the board, closed with Escape
     # cells of the final board that matched no template: their letters in final_board are best guesses, not reads
     final_unknown: list[tuple[int, int]] = field(default_factory=list)
+    # the end was read from the last guess's cell among what it could show (a tile the skin had not seen so)
+    end_read_among: bool = False
     # For ``play --learn`` (not in to_dict): the cells played as covered, and the final frame and its grid.
     unknown_seen: set[tuple[int, int]] = field(default_factory=set, repr=False)
     # Cells this game flagged (the player flags only cells it proved mines), and how the first few of them
@@ -209,6 +212,7 @@ class GameResult:
             "unknown_cells": self.unknown_cells,
             "dialogs_closed": self.dialogs_closed,
             "final_unknown": [list(cell) for cell in self.final_unknown],
+            **({"end_read_among": True} if self.end_read_among else {}),
         }
 
 
@@ -818,6 +822,8 @@ class _GameInProgress:
         #: The end found with cells the skin cannot read: UNDECIDED (a guess opened a tile the skin cannot read, in
         #: a game whose state it cannot read) or "won" (every safe cell known open); taken once the end is still.
         self.ends_as: str | None = None
+        #: What each cell the last guess opened can show when it ended the game either way (UNDECIDED ends only).
+        self.last_guess: dict[tuple[int, int], dict[str, str]] = {}
         self.known = KnownOpen()  # the unread cells known open when the last batch was decided
         self.last_proven: frozenset[tuple[int, int]] = frozenset()  # the cells of those proven open
         self.guessed: set[tuple[int, int]] = set()  # cells this game's guesses clicked (reveals not proven safe)
@@ -962,6 +968,7 @@ class _GameInProgress:
             # guessed cell's nearest look is a mine (Firefox at 125%, look 40731: a lost 50/50 whose exploded mine
             # matched no template closely enough; play pressed the other cell of the 50/50 on the finished page).
             self.ends_as = UNDECIDED
+            self.last_guess = last_guess_outcomes(board, guessed_into, self.known.cells)
             return self.finish(decoded, UNDECIDED)
         self.known = known_open(
             board,
@@ -978,6 +985,8 @@ class _GameInProgress:
             # not, and the tile it opened is the only witness (Chromium, look 4187: a 50/50 won onto a 6 never
             # seen; pressed on, play pressed the mine of the other cell).
             self.ends_as = UNDECIDED if self.known.on_guess else "won"
+            if self.ends_as == UNDECIDED:
+                self.last_guess = last_guess_outcomes(board, guessed_into, self.known.cells)
             return self.finish(decoded, self.ends_as)
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
@@ -1164,6 +1173,10 @@ class _GameInProgress:
             settled, self.grabbing = self.player.settle_end(self.frame)
             self.frame, self.waited = settled.frame, settled.waited
             return
+        if state == UNDECIDED:  # the settled frame read again for what the last guess's cell can show
+            end, decoded = read_last_guess(decoded, self.last_guess)
+            state = end or UNDECIDED
+            self.result.end_read_among = end is not None
         unread = list(getattr(decoded, "unreadable", []))
         # An opened number never changes: one read otherwise at the end than on the last board acted on is a tile
         # half under something the game draws at its end (kmines at 125% fades a popup in over the board, whose edge

@@ -7,6 +7,7 @@ is the slow part and happens only when no grid is passed in.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import numpy as np
 from autoplay.board.impossible import impossible_readings
 from autoplay.board.model import FLAG, HIDDEN, QUESTION, Board
 from autoplay.errors import ContradictionError, UnreadableBoardError
+from autoplay.vision.among import read_among
 from autoplay.vision.classify import Classification, classify
 from autoplay.vision.counter import read_counter
 from autoplay.vision.debug import write_debug_image
@@ -46,6 +48,14 @@ class DecodedFrame:
     counter: str | None = None  # the mine counter's text, when the skin reads one and it was readable
     refused: tuple[tuple[int, int], ...] = ()  # cells the looks read but a rule refused (also in ``unreadable``)
     distance: np.ndarray | None = None  # (rows, cols) RMS 0..1 to the template each cell was read by (second looks too)
+    skin: Skin | None = None  # the skin it was read with, for a cell read again among a few outcomes
+
+    def read_among(self, cell: tuple[int, int], outcomes: Mapping[str, Collection[str]]) -> str | None:
+        """Which of ``outcomes`` (each naming the labels that show it) ``cell`` shows, when the rules leave it
+        only those (:func:`autoplay.vision.among.read_among`); None if unsure or no picture is kept."""
+        if self.image is None or self.skin is None:
+            return None
+        return read_among(self.image, self.grid, self.skin, cell, outcomes)
 
     @property
     def readable(self) -> bool:
@@ -137,6 +147,7 @@ def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines:
         reading.text if reading else None,
         tuple(conflicts),
         result.distance.reshape(shape),
+        skin,
     )
 
 

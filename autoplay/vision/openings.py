@@ -23,6 +23,7 @@ from autoplay.vision.classify import classify
 from autoplay.vision.extend import NUDGES, _grown
 from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
+from autoplay.vision.refine import refine_grid
 from autoplay.vision.skin import Skin
 
 #: Tiles only a board shows (a margin or a page may look like a blank or covered tile, never like these).
@@ -91,6 +92,7 @@ def grow_through_openings(image: np.ndarray, grid: Grid, skin: Skin) -> Grid:
         return None
 
     start, grid = grid, evenly_spaced(grid)
+    refitted = grid
     for _ in range(MOST_GROWTH):
         grew = False
         for side in ("top", "bottom", "left", "right"):
@@ -102,6 +104,12 @@ def grow_through_openings(image: np.ndarray, grid: Grid, skin: Skin) -> Grid:
             move = None if step is None else marked_tiles(step[1])
             if step is not None and move is not None:
                 grid, grew = step[0].shifted(*move), True
+        if not grew and grid is not refitted:
+            # Lines grown at a pitch fitted on a patch carry its error: a fraction of a pixel a tile is a pixel
+            # or more across a board's width (an xdemineur lattice of 15 columns 316 px wide, grown to 30, read its
+            # next row a pixel off at one end).  Fitted again on the grown grid's own tiles, it may grow on.
+            grid = refitted = evenly_spaced(refine_grid(image, grid, skin))
+            continue
         if not grew:
             break
     return start if (grid.rows, grid.cols) == (start.rows, start.cols) else grid

@@ -67,7 +67,8 @@ def _blurred(patches: np.ndarray, size: int) -> np.ndarray:
     return out.reshape(len(flat), -1)
 
 
-def _bank(skin: Skin) -> _Bank:
+def blurred_bank(skin: Skin) -> _Bank:
+    """The skin's templates blurred by ``BLUR_SAMPLES``, with each label's separation (cached per skin)."""
     cached = _BANKS.get(skin)
     if cached is None:
         labels, patches, sizes = [], [], []
@@ -98,14 +99,32 @@ def off_scale(grid: Grid, skin: Skin) -> bool:
     (without it the whole next board, covered tiles included, matched nothing).
     """
     pitch = float(np.mean(grid.pitch))
-    bank = _bank(skin)
+    bank = blurred_bank(skin)
     at_size = {label for label, size in zip(bank.labels, bank.sizes) if abs(pitch - size) <= SCALE_TOLERANCE * size}
     return bool(set(bank.names.tolist()) - at_size)
 
 
+def label_distances(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct labels and, per flat cell index in ``cells``, its RMS distance to each label's nearest blurred
+    template, the nearest over the grid moved by up to a pixel (``MOVES``): (L,), (len(cells), L)."""
+    bank = blurred_bank(skin)
+    height, width = image.shape[:2]
+    nearest = np.full((len(cells), len(bank.names)), np.inf)
+    for dx, dy in MOVES:
+        moved = grid.shifted(dx, dy)
+        x0, y0, x1, y1 = moved.rect
+        if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+            continue
+        size = skin.patch_size
+        patches = cell_patches(image, moved, size, skin.inset).reshape(-1, size, size, 3)
+        _, best = per_label_best(squared_distances(_blurred(patches[cells], size), bank.vectors), bank.labels)
+        nearest = np.minimum(nearest, best)
+    return bank.names, np.sqrt(nearest)
+
+
 def classify_rescaled(image: np.ndarray, grid: Grid, skin: Skin, cells: np.ndarray) -> Classification:
     """Classify the flat cell indices ``cells`` of ``grid`` by the size-forgiving rule above (unreadable if unsure)."""
-    bank = _bank(skin)
+    bank = blurred_bank(skin)
     # A glyph drawn at a fixed pixel size covers 1/f of the side of a tile f times larger, so at the larger size
     # every difference between labels can shrink by f: each template's separation is divided by it.
     growth = np.maximum(1.0, float(np.mean(grid.pitch)) / np.array(bank.sizes))

@@ -1,0 +1,86 @@
+"""A last guess that opens a tile the skin does not know ends the game by what that tile can show.
+
+Opening the last safe cell or a mine, the guess ended the game either way, and when the skin reads no end
+elsewhere the cell is the only witness.  Its number (every cell still covered around it is then a mine) or a mine
+are the only two things it can show; read again for just those, the game ends won or lost instead of undecided.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import pytest
+
+from autoplay.control.mouse import Mouse
+from autoplay.play.player import Player, PlayerSettings
+from autoplay.sim.game import Game
+from autoplay.solver import choose_move
+from tests.play.fakes import FakeBackend, FakeDecoded, FakeGuard, FakeTable
+
+FAST = dict(settle_interval=0.002, change_timeout=0.05, settle_timeout=1.0, late_redraw=0.05, unasked_wait=0.05)
+
+
+@dataclass
+class ReadAmong(FakeDecoded):
+    """A frame whose unread cells a reading among a few outcomes tells apart (``sure``) or not."""
+
+    sure: bool = True
+
+    def read_among(self, cell, outcomes):  # type: ignore[no-untyped-def]
+        letter = self.board[cell]
+        return next((name for name, labels in outcomes.items() if letter in labels and self.sure), None)
+
+
+def skin_without(table: FakeTable, letters: str, sure: bool):  # type: ignore[no-untyped-def]
+    """The table read by a skin that does not know ``letters`` in the look they have now."""
+
+    def decode(frame, grid):  # type: ignore[no-untyped-def]
+        decoded = table.decode(frame, grid)
+        unread = [divmod(i, table.cols) for i, c in enumerate(decoded.board.cells) if c in letters]
+        if not unread:
+            return decoded
+        unread = sorted(set(unread) | set(decoded.unreadable))
+        return ReadAmong(decoded.board, "unknown", decoded.grid, False, unread, sure)
+
+    return decode
+
+
+def play_fifty_fifty(layout: list[int], letters: str, sure: bool = True):  # type: ignore[no-untyped-def]
+    """4x5 with three mines: the game ends on a guess at a 50/50, its last press."""
+    table = FakeTable(4, 5, 3, seed=1)
+    table.game = Game(4, 5, 3, table.rules, layout=layout)
+    backend = FakeBackend(table)
+    solve = partial(choose_move, mines=3, rules=table.rules, time_limit=0.5)
+    decisions: list[dict] = []
+    player = Player(
+        table,
+        Mouse(backend, guard=FakeGuard(table)),
+        skin_without(table, letters, sure),
+        solve,
+        PlayerSettings(**FAST),
+        on_decision=decisions.append,
+    )
+    result = player.play_game(1)
+    guess = decisions[-1]["moves"]
+    assert decisions[-1]["guess"] and len(guess) == 1
+    x, y, button = backend.clicks[-1]
+    assert (table.cell_at(x, y), button) == ((guess[0].row, guess[0].col), "left")  # the guess was the last press
+    return table, result, (guess[0].row, guess[0].col)
+
+
+def test_a_won_fifty_fifty_reads_as_won_by_the_number_it_must_show():
+    table, result, cell = play_fifty_fifty([0, 5, 15], "2")
+    assert table.state == "won" and result.result == "won" and result.end_read_among
+    assert result.final_board.splitlines()[-4 + cell[0]][cell[1]] == "2"  # type: ignore[union-attr]
+
+
+def test_a_lost_fifty_fifty_reads_as_lost_by_its_mine():
+    table, result, cell = play_fifty_fifty([0, 2, 7], "X")
+    assert table.state == "lost" and result.result == "lost" and result.end_read_among
+
+
+@pytest.mark.parametrize(("layout", "letters"), [([0, 5, 15], "2"), ([0, 2, 7], "X")])
+def test_a_tile_unsure_among_its_outcomes_leaves_the_game_undecided(layout, letters):
+    table, result, _ = play_fifty_fifty(layout, letters, sure=False)
+    assert result.result == "undecided" and not result.end_read_among
