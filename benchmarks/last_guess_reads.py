@@ -32,6 +32,7 @@ from autoplay.vision.among import read_among
 from autoplay.vision.classify import classify
 from autoplay.vision.features import crop_patch, patch_vectors
 from autoplay.vision.grid import Grid
+from autoplay.vision.rescaled import classify_rescaled
 from autoplay.vision.skin import Skin, load_skin
 
 #: Pixels of the tile's own edge repeated around it, so the one-pixel moves of the reading stay on the picture.
@@ -58,7 +59,8 @@ def without(skin: Skin, label: str, index: int) -> Skin:
 
 
 def judge(skin: Skin, label: str, tile: np.ndarray) -> tuple[str, list[str]]:
-    """How ``tile`` (of ``label``) reads in ``skin``: the usual reading's verdict, and one per two-way reading."""
+    """How ``tile`` (of ``label``) reads in ``skin``: the usual reading's verdict and the size-forgiving one's
+    (:func:`autoplay.vision.rescaled.classify_rescaled`, every label), and one verdict per two-way reading."""
     vectors = patch_vectors(crop_patch(tile, skin.patch_size, skin.inset))
     templates, labels = skin.template_matrix()
     usual = classify(vectors, templates, labels, skin.max_distance, skin.min_confidence, skin.match_limits())
@@ -69,6 +71,11 @@ def judge(skin: Skin, label: str, tile: np.ndarray) -> tuple[str, list[str]]:
     padded = cv2.copyMakeBorder(tile, PAD, PAD, PAD, PAD, cv2.BORDER_REPLICATE)
     h, w = tile.shape[:2]
     grid = Grid(np.array([PAD, PAD + w], dtype=np.float64), np.array([PAD, PAD + h], dtype=np.float64))
+    forgiving = classify_rescaled(padded, grid, skin, np.array([0]))
+    if not forgiving.readable[0]:
+        forgiving_verdict = "unread"
+    else:
+        forgiving_verdict = "right" if str(forgiving.labels[0]) == label else "wrong"
     known_digits = sorted(set(skin.templates) & set(DIGITS) - {"0"})
     pairs = [label] if label in DIGITS else known_digits
     truth = "won" if label in DIGITS else "lost"
@@ -76,51 +83,58 @@ def judge(skin: Skin, label: str, tile: np.ndarray) -> tuple[str, list[str]]:
     for digit in pairs:
         read = read_among(padded, grid, skin, (0, 0), {"won": digit, "lost": LOST})
         verdicts.append("unsure" if read is None else "right" if read == truth else "wrong")
-    return usual_verdict, verdicts
+    return f"{usual_verdict}, forgiving {forgiving_verdict}", verdicts
+
+
+def moved_half_a_pixel(tile: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """``tile`` resampled ``dx``, ``dy`` pixels on (its edge pixels repeated into the uncovered strip)."""
+    shift = np.float32([[1, 0, dx], [0, 1, dy]])
+    return cv2.warpAffine(tile, shift, tile.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def cases(skin: Skin) -> list[tuple[str, str, Skin, np.ndarray]]:
+    """(case, label, skin to read with, tile) for every number and exploded-mine template of ``skin``."""
+    found = []
+    for label in [lb for lb in skin.templates if lb in DIGITS or lb == EXPLODED]:
+        kind = "number" if label in DIGITS else "exploded mine"
+        for index, tile in enumerate(skin.templates[label]):
+            alone = "no other look of it" if len(skin.templates[label]) == 1 else "other looks of it kept"
+            found.append((f"{kind}, left out ({alone})", label, without(skin, label, index), tile))
+            for dx, dy in HALF_PIXEL:
+                found.append((f"{kind}, drawn half a pixel off", label, skin, moved_half_a_pixel(tile, dx, dy)))
+    return found
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("roots", nargs="+", type=Path, help="record roots of web_looks.py / new_games.py runs")
-    ap.add_argument("--out", type=Path, help="append the markdown table to this file as well")
+    ap.add_argument("--out", type=Path, help="append the markdown tables to this file as well")
     args = ap.parse_args()
-    rows = []
-    total: Counter[tuple[str, str, str]] = Counter()
-    for root in args.roots:
-        for name, skin in skins_under(root):
-            counts: Counter[tuple[str, str, str]] = Counter()
-            for label in [lb for lb in skin.templates if lb in DIGITS or lb == EXPLODED]:
-                kind = "number" if label in DIGITS else "exploded"
-                for index, tile in enumerate(skin.templates[label]):
-                    alone = "alone" if len(skin.templates[label]) == 1 else "other looks kept"
-                    usual, verdicts = judge(without(skin, label, index), label, tile)
-                    for verdict in verdicts:
-                        counts[(f"{kind}, left out ({alone})", usual, verdict)] += 1
-                    for dx, dy in HALF_PIXEL:
-                        moved = cv2.warpAffine(
-                            tile,
-                            np.float32([[1, 0, dx], [0, 1, dy]]),
-                            tile.shape[1::-1],
-                            flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE,
-                        )
-                        usual, verdicts = judge(skin, label, moved)
-                        for verdict in verdicts:
-                            counts[(f"{kind}, drawn half a pixel off", usual, verdict)] += 1
-            total.update(counts)
-            rows.append((name, counts))
-            print(name, dict(counts), file=sys.stderr)
-    lines = [
-        "| tile | usual reading | two-way reading: right | unsure | **wrong** |",
-        "|---|---|---|---|---|",
-    ]
-    for kind in sorted({key[0] for key in total}):
-        for usual in ("right", "unread", "wrong"):
-            right, unsure, wrong = (total[(kind, usual, v)] for v in ("right", "unsure", "wrong"))
-            if right + unsure + wrong:
-                lines.append(f"| {kind} | {usual} | {right} | {unsure} | **{wrong}** |")
-    table = "\n".join(lines)
-    print(f"{len(rows)} skins under {', '.join(map(str, args.roots))}\n\n{table}")
+    skins = [found for root in args.roots for found in skins_under(root)]
+    tiles: Counter[tuple[str, str]] = Counter()
+    pairs: Counter[tuple[str, str]] = Counter()
+    for number, (name, skin) in enumerate(skins, 1):
+        print(f"[{number}/{len(skins)}] {name}", file=sys.stderr)
+        for case, label, reader, tile in cases(skin):
+            usual, verdicts = judge(reader, label, tile)
+            tiles[(case, usual)] += 1
+            for verdict in verdicts:
+                pairs[(case, f"{verdict} ({usual.split(',')[0]})")] += 1
+    names = sorted({case for case, _ in tiles})
+    usual_cols = sorted({v for _, v in tiles})
+    pair_cols = sorted({v for _, v in pairs})
+    table = "\n".join(
+        [
+            "| tile | " + " | ".join(f"usual {v}" for v in usual_cols) + " |",
+            "|---|" + "---|" * len(usual_cols),
+            *(f"| {n} | " + " | ".join(str(tiles[(n, v)]) for v in usual_cols) + " |" for n in names),
+            "",
+            "| tile | " + " | ".join(f"two-way {v}" for v in pair_cols) + " |",
+            "|---|" + "---|" * len(pair_cols),
+            *(f"| {n} | " + " | ".join(str(pairs[(n, v)]) for v in pair_cols) + " |" for n in names),
+        ]
+    )
+    print(f"{len(skins)} skins under {', '.join(map(str, args.roots))}\n\n{table}")
     if args.out:
         with args.out.open("a") as fh:
             fh.write(f"\n{table}\n")
