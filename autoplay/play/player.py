@@ -969,7 +969,9 @@ class _GameInProgress:
             # guessed cell's nearest look is a mine (Firefox at 125%, look 40731: a lost 50/50 whose exploded mine
             # matched no template closely enough; play pressed the other cell of the 50/50 on the finished page).
             self.ends_as = UNDECIDED
-            self.last_guess = last_guess_outcomes(board, guessed_into, self.known.cells)
+            # Open: the cells known open at the last decision, and every cell read as a number this game (kmines
+            # draws its end popup over the middle of the board, whose numbers then read as nothing).
+            self.last_guess = last_guess_outcomes(board, guessed_into, self.known.cells | self.opened)
             return self.finish(decoded, UNDECIDED)
         self.known = known_open(
             board,
@@ -987,7 +989,7 @@ class _GameInProgress:
             # seen; pressed on, play pressed the mine of the other cell).
             self.ends_as = UNDECIDED if self.known.on_guess else "won"
             if self.ends_as == UNDECIDED:
-                self.last_guess = last_guess_outcomes(board, guessed_into, self.known.cells)
+                self.last_guess = last_guess_outcomes(board, guessed_into, self.known.cells | self.opened)
             return self.finish(decoded, self.ends_as)
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
