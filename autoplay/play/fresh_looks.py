@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from autoplay.board.model import FLAG, HIDDEN, Board
+from autoplay.board.model import HIDDEN, Board
 from autoplay.board.rules import Rules
 from autoplay.vision.features import cell_image, cell_patches
 from autoplay.vision.grid import Grid
@@ -81,7 +81,7 @@ def is_fresh_board(
 
     Or, given each cell's look (``looks``: :func:`~autoplay.vision.locate.look_classes`), the board shows one tile
     at a few fractions of a pixel: at most ``PHASE_LOOKS`` looks, each read as covered in every cell that shows it or
-    unread in every one (and nearest the covered tile or a flag), and some read.  A page at 125% draws its covered tile so for
+    unread in every one (and nearest the covered tile), and some read.  A page at 125% draws its covered tile so for
     a skin taught at 100%, which matches the looks at the phase it was taught at only (Chromium, look 28999: 120 of
     480 cells read, 4 looks).  A popup over the board shows looks of its own; a skin of another game reads no look.
 
@@ -105,12 +105,8 @@ def is_fresh_board(
 
 
 def _one_tile_at_phases(board: Board, unread: set[Cell], looks: np.ndarray) -> bool:
-    """Whether the unread cells are whole looks of at most ``PHASE_LOOKS``, each nearest a tile drawn on the covered
-    one: the covered tile, or a flag (a flag the skin learnt at the new size is nearer its covered tile there than
-    the covered tile taught at the old size: Chromium at 125%, look 95403, a skin made at 100%)."""
-    if int(looks.max()) + 1 > PHASE_LOOKS or any(
-        board.cells[r * board.cols + c] not in (HIDDEN, FLAG) for r, c in unread
-    ):
+    """Whether the unread cells are whole looks of at most ``PHASE_LOOKS``, each nearest the covered tile."""
+    if int(looks.max()) + 1 > PHASE_LOOKS or any(board.cells[r * board.cols + c] != HIDDEN for r, c in unread):
         return False
     mask = np.zeros(looks.shape, dtype=bool)
     for r, c in unread:
