@@ -56,9 +56,6 @@ Decoded = TypeVar("Decoded", bound=Any)
 SAME = 3.0
 #: Share of the first frame's cells that must read as covered for it to count as a fresh board.
 READABLE_SHARE = 0.5
-#: Most looks one tile shows on a board drawn at a fractional pitch: a pitch in quarter pixels falls on 4 phases
-#: a side (a page at 125% or 150%).
-PHASE_LOOKS = 16
 #: A grid located this close (pixels) to the fresh board's is the board in the same place, a line found a pixel off.
 SAME_PLACE = 1.5
 #: Cell sizes within this share of each other are one size: a board that moved, not one zoomed.
@@ -69,49 +66,18 @@ def _patch(frame: np.ndarray, grid: Grid, cell: Cell) -> np.ndarray:
     return cell_image(frame, grid, *cell)
 
 
-def is_fresh_board(
-    board: Board, unreadable: Collection[Cell], readable_share: float = READABLE_SHARE, looks: np.ndarray | None = None
-) -> bool:
-    """Is ``board`` (a game's first frame, before any click; unread cells hold their nearest look) plainly a fresh
-    board?
+def is_fresh_board(board: Board, unreadable: Collection[Cell], readable_share: float = READABLE_SHARE) -> bool:
+    """Is ``board`` (a game's first frame, before any click) plainly a fresh board?
 
     Every cell read is covered, at least ``readable_share`` of the cells were read (a frame mostly unread is no
     proof of anything), and the unread cells do not form a block (a popup over the board, whose picture would
     stand for cells opened under it later).
-
-    Or, given each cell's look (``looks``: :func:`~autoplay.vision.locate.look_classes`), the board shows one tile
-    at a few fractions of a pixel: at most ``PHASE_LOOKS`` looks, each read as covered in every cell that shows it or
-    unread in every one (and nearest the covered tile), and some read.  A page at 125% draws its covered tile so for
-    a skin taught at 100%, which matches the looks at the phase it was taught at only (Chromium, look 28999: 120 of
-    480 cells read, 4 looks).  A popup over the board shows looks of its own; a skin of another game reads no look.
-
-    >>> board = Board.from_rows(["....", "...."])
-    >>> looks = np.array([[0, 1, 0, 1], [2, 3, 2, 3]])  # two phases across, two down
-    >>> phase_looks = [(0, 1), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3)]
-    >>> is_fresh_board(board, phase_looks), is_fresh_board(board, phase_looks, looks=looks)
-    (False, True)
-    >>> is_fresh_board(board, phase_looks[:-1], looks=looks)  # look 3 read at (1, 3), not at (1, 1)
-    False
     """
     unread = set(unreadable)
     readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread]
-    if any(c != HIDDEN for c in readable) or not readable:
-        return False
-    if looks is not None and _one_tile_at_phases(board, unread, looks):
-        return True
-    if len(readable) < readable_share * len(board.cells):
+    if any(c != HIDDEN for c in readable) or len(readable) < readable_share * len(board.cells):
         return False
     return not (unread and looks_obstructed(board.rows, board.cols, sorted(unread)))
-
-
-def _one_tile_at_phases(board: Board, unread: set[Cell], looks: np.ndarray) -> bool:
-    """Whether the unread cells are whole looks of at most ``PHASE_LOOKS``, each nearest the covered tile."""
-    if int(looks.max()) + 1 > PHASE_LOOKS or any(board.cells[r * board.cols + c] != HIDDEN for r, c in unread):
-        return False
-    mask = np.zeros(looks.shape, dtype=bool)
-    for r, c in unread:
-        mask[r, c] = True
-    return all(len(set(mask[looks == k].tolist())) == 1 for k in np.unique(looks))
 
 
 def fresh_looks(frame: np.ndarray, grid: Grid, unreadable: Collection[Cell]) -> dict[Cell, np.ndarray]:

@@ -64,7 +64,6 @@ from autoplay.vision.debug import write_debug_image
 from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.features import cell_image
 from autoplay.vision.grid import Grid
-from autoplay.vision.locate import look_classes
 from autoplay.vision.obstruction import looks_obstructed
 
 #: Screen rectangle ``(left, top, width, height)``.
@@ -1059,9 +1058,7 @@ class _GameInProgress:
         if grid is None:
             return decoded
         if self.looks is None and self.result.clicks == 0:
-            self.began_fresh = is_fresh_board(decoded.board, unread) or (
-                len(unread) > 0 and is_fresh_board(decoded.board, unread, looks=look_classes(frame, grid))
-            )
+            self.began_fresh = is_fresh_board(decoded.board, unread)
             self.looks = fresh_looks(frame, grid, unread) if self.began_fresh else {}
             self.fresh = fresh_patches(frame, grid) if self.began_fresh else None
         self.covered_by_look = unchanged(frame, grid, self.looks or {}, unread) if unread else []

@@ -467,33 +467,14 @@ def distinct_looks(image: np.ndarray, grid: Grid, box: int | None = None) -> int
     >>> distinct_looks(np.tile(tile, (4, 5, 1)), Grid(np.arange(0.0, 51.0, 10), np.arange(0.0, 41.0, 10)))
     1
     """
-    return int(look_classes(image, grid, box).max()) + 1
-
-
-def look_classes(image: np.ndarray, grid: Grid, box: int | None = None) -> np.ndarray:
-    """Which of the board's different pictures (greedy groups of radius ``ONE_LOOK``) each cell shows: a
-    (rows, cols) array of group numbers, 0 for the first cell's.
-
-    >>> import numpy as np
-    >>> tile = np.full((10, 10, 3), 200, np.uint8); tile[:, 0] = tile[0, :] = 90
-    >>> image = np.tile(tile, (2, 3, 1)); image[10:, 20:] = 30
-    >>> look_classes(image, Grid(np.arange(0.0, 31.0, 10), np.arange(0.0, 21.0, 10))).tolist()
-    [[0, 0, 0], [0, 0, 1]]
-    """
     vectors = patch_vectors(cell_patches(image, grid, box=box))
     leaders = np.zeros((0, vectors.shape[1]), np.float32)
     limit = ONE_LOOK * ONE_LOOK
-    classes = np.zeros(len(vectors), dtype=np.int64)
-    for i, vector in enumerate(vectors):
-        if len(leaders):
-            d2 = squared_distances(vector[None, :], leaders)[0]
-            nearest = int(d2.argmin())
-            if d2[nearest] <= limit:
-                classes[i] = nearest
-                continue
-        classes[i] = len(leaders)
+    for vector in vectors:
+        if len(leaders) and squared_distances(vector[None, :], leaders).min() <= limit:
+            continue
         leaders = np.vstack([leaders, vector[None, :]])
-    return classes.reshape(grid.rows, grid.cols)
+    return len(leaders)
 
 
 def _even_lattice(edges: np.ndarray) -> np.ndarray:
