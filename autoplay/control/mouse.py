@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from types import FrameType
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from autoplay.control.backend import captures_through_x11
@@ -276,17 +277,23 @@ def ctrl_c_held() -> Iterator[None]:
     """Ctrl-C (SIGINT) held back while a press is sent and counted, and delivered right after.
 
     An interrupt between the press reaching the window system and the count made the report one press short of the
-    X server's own record (a CI run: 35 against 36).  Where signals cannot be blocked (Windows, a thread other
-    than the main one), nothing is held.
+    X server's own record (a CI run: 35 against 36).  The interrupt is caught by a handler of our own for that
+    moment, whichever thread the system hands the signal to, then passed to the handler that was there before.
+    Only the main thread can set handlers; elsewhere nothing is held.
     """
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    caught: list[FrameType | None] = []
+    previous = signal.signal(signal.SIGINT, lambda _signum, frame: caught.append(frame))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(signal.SIGINT, caught[0])
+        elif caught and previous == signal.SIG_DFL:
+            os.kill(os.getpid(), signal.SIGINT)
 
 
 def parking_spot(window: Rect, board: Rect) -> tuple[int, int] | None:
