@@ -277,12 +277,27 @@ def looks_like_a_mine(board: Board, cells: Collection[tuple[int, int]]) -> bool:
     return any(board.cells[r * board.cols + c] in (MINE, EXPLODED) for r, c in cells)
 
 
-def shown_state(decoded: DecodedFrame, own_flags: Collection[tuple[int, int]] = ()) -> str:
+def shown_state(
+    decoded: DecodedFrame,
+    own_flags: Collection[tuple[int, int]] = (),
+    opened: Collection[tuple[int, int]] | None = None,
+) -> str:
     """The decoder's game state, except that a confidently read mine ends the game even when other cells
 
-    are unreadable: after a loss some games draw tiles (crossed-out wrong flags) a skin may not know.
-    ``own_flags`` are cells the player flagged: flags, whatever they look like (or whatever covers them:
-    kmines draws its "You have won" over the middle of the board).
+    are unreadable: after a loss some games draw tiles (crossed-out wrong flags) a skin may not know.  And a board
+    whose every cover in sight is a flag, the flags numbering the mines, is won though some cells are unread:
+    ``own_flags`` are cells the player flagged (flags, whatever they look like or whatever covers them: kmines
+    draws its "You have won" over the middle of the board), and ``opened`` the cells known opened this game.
+    Given ``opened``, every other unread cell must be one of them: a covered tile the skin cannot read (drawn at
+    a sub-pixel phase it was not taught at) is no opened cell, and taking it for one called a game won while the
+    page's went on (Chromium at 125%, a skin taught at 100%).  Without it (one frame, nothing known of the
+    game), unread cells are taken for opened tiles.
+
+    >>> from types import SimpleNamespace
+    >>> board = Board.from_text("mines=1\\nF1\\n1.")
+    >>> frame = SimpleNamespace(state="unknown", readable=False, unreadable=[(1, 1)], board=board)
+    >>> shown_state(frame), shown_state(frame, opened=[]), shown_state(frame, opened=[(1, 1)])
+    ('won', 'unknown', 'won')
     """
     state = getattr(decoded, "state", "playing")
     if state in FINISHED or getattr(decoded, "readable", True):
@@ -292,8 +307,8 @@ def shown_state(decoded: DecodedFrame, own_flags: Collection[tuple[int, int]] = 
     for index, cell in enumerate(board.cells):
         if cell in (MINE, EXPLODED) and divmod(index, board.cols) not in doubtful:
             return "lost"
-    # Won with tiles the skin does not know (they matched no cover, so they are opened cells):
-    # every readable cover is a flag and the flags account for every mine.
+    if opened is not None and not doubtful <= set(opened) | set(own_flags):
+        return state
     readable = [c for i, c in enumerate(board.cells) if divmod(i, board.cols) not in doubtful]
     flags = readable.count(FLAG) + len(doubtful & set(own_flags))
     if board.mines is not None and HIDDEN not in readable and flags == board.mines:
@@ -362,7 +377,7 @@ def every_safe_cell_open(board: Board, opened: Collection[tuple[int, int]]) -> b
     Its covered and flagged cells, less those known open, are at least the mines (unread cells counted covered
     make the count too high, never too low); when they are exactly the mine total, every one is a mine.
 
-    >>> board = Board.from_text("mines=1\n1.\n1.")
+    >>> board = Board.from_text("mines=1\\n1.\\n1.")
     >>> every_safe_cell_open(board, []), every_safe_cell_open(board, [(1, 1)])
     (False, True)
     """
@@ -880,7 +895,7 @@ class _GameInProgress:
             return self.reread(lambda: self.player.resized_error(frame, decoded, was))
         decoded = self.covered_as_when_fresh(frame, decoded)
         decoded = mines_away_from_reveals(decoded, self.last_reveals)
-        state = shown_state(decoded, self.result.flagged)
+        state = shown_state(decoded, self.result.flagged, self.opened | self.known.cells)
         self.state_read = self.state_read or state == "playing"
         if state == "lost" and self.in_doubt and self.lost_astray(decoded.board):
             cells = [(m.row, m.col) for m in self.batch]

@@ -7,16 +7,13 @@ the solver (each field set through ``object.__setattr__``): about 0.5 µs a reco
 whose ``__init__`` the compiler keeps native.  A subclass sets its fields in ``__init__``, lists their names in
 ``_fields`` (the order of ``__repr__``) and returns their values from ``_values`` in the same order.
 
->>> class Point(Record):
-...     _fields = ("x", "y")
-...     __slots__ = _fields
-...     def __init__(self, x: int, y: int) -> None:
-...         self.x, self.y = x, y
-...     def _values(self) -> tuple[object, ...]:
-...         return (self.x, self.y)
->>> Point(1, 2)
-Point(x=1, y=2)
->>> Point(1, 2) == Point(1, 2), len({Point(1, 2), Point(1, 2)})
+``Constraint`` is one (a subclass written in a doctest would be interpreted, and interpreted classes cannot
+inherit from the compiled base):
+
+>>> from autoplay.solver.position import Constraint
+>>> Constraint(0, (1, 2), 1)
+Constraint(cell=0, unknowns=(1, 2), mines=1)
+>>> Constraint(0, (1, 2), 1) == Constraint(0, (1, 2), 1), len({Constraint(0, (1, 2), 1), Constraint(0, (1, 2), 1)})
 (True, 1)
 """
 

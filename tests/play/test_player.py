@@ -557,6 +557,10 @@ def test_a_won_board_under_a_popup_is_won_when_our_flags_account_for_every_mine(
     under = FakeDecoded(board, "unknown", None, readable=False, unreadable=[(2, 1), *popup])
     assert shown_state(under) == "unknown"  # one flag hidden by the popup: the count falls short
     assert shown_state(under, own_flags={(2, 1), (0, 1)}) == "won"
+    # The player knows the cells under the popup: numbers it read before it came.
+    assert shown_state(under, own_flags={(2, 1), (0, 1)}, opened=popup) == "won"
+    # One of them never read open: a covered tile the skin cannot read looks the same, so the game may go on.
+    assert shown_state(under, own_flags={(2, 1), (0, 1)}, opened=popup[1:]) == "unknown"
     still_on = FakeDecoded(Board.from_text("mines=3\n1F1..\n12211\n1F.1."), "unknown", None, False, popup)
     assert shown_state(still_on, own_flags={(0, 1), (2, 1)}) == "unknown"  # a cover in sight is no flag
 
