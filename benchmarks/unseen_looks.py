@@ -120,18 +120,8 @@ def audit_session(recording_dir: Path, clone_log: Path, audit: TruthAudit) -> No
     for decision in recording.decisions:
         truth = truth_by_game[decision.game]
         # the first decision of a game may be on the fresh board, before the clone dealt: nothing to check there
-        for index, cell in enumerate(decision.board.cells):
-            if cell in UNKNOWN_CHARS or divmod(index, COLS) in decision.unknown:
-                continue
-            audit.cells += 1
-            is_mine = cell in (FLAG, MINE, EXPLODED)
-            ok = truth[index] == MINE if is_mine else (cell in DIGITS and truth[index] == cell)
-            if not ok:
-                r, c = divmod(index, COLS)
-                audit.misreads.append(
-                    f"{recording_dir.name} game {decision.game} {decision.frame.name} ({r},{c}) read {cell!r} "
-                    f"truth {truth[index]!r}"
-                )
+        where = f"{recording_dir.name} game {decision.game} {decision.frame.name}"
+        audit_board(decision.board, set(decision.unknown), truth, where, audit)
         if not decision.guess:
             for move in decision.moves:
                 mine = truth[move.row * COLS + move.col] == MINE
@@ -139,6 +129,14 @@ def audit_session(recording_dir: Path, clone_log: Path, audit: TruthAudit) -> No
                     audit.wrong_certain.append(
                         f"{recording_dir.name} game {decision.game} {move.action} ({move.row},{move.col})"
                     )
+    for game in recording.games:
+        # The board the game ended on, as play took it (a win fills in unread cells as the mines it counted): a wrong
+        # end (a game taken for won while the clone's went on) shows there first.
+        text = game.details.get("final_board")
+        if game.game in truth_by_game and isinstance(text, str):
+            unknown = {(int(r), int(c)) for r, c in game.details.get("final_unknown") or []}
+            where = f"{recording_dir.name} game {game.game} final board"
+            audit_board(Board.from_text(text), unknown, truth_by_game[game.game], where, audit)
     first_board = {}
     for decision in recording.decisions:
         first_board.setdefault(decision.game, decision.board)
@@ -158,6 +156,22 @@ def audit_session(recording_dir: Path, clone_log: Path, audit: TruthAudit) -> No
                 audit.replay_differing.append(
                     f"{recording_dir.name} game {game.game}: game {logged}, simulated {'won' if won else 'lost'}"
                 )
+
+
+def audit_board(
+    board: Board, unknown: set[tuple[int, int]], truth: tuple[str, ...], where: str, audit: TruthAudit
+) -> None:
+    """Every cell of ``board`` read as something (not covered, not ``unknown``) against the clone's ``truth``: a flag
+    or a mine must be a mine, a number the clone's number."""
+    for index, cell in enumerate(board.cells):
+        if cell in UNKNOWN_CHARS or divmod(index, COLS) in unknown:
+            continue
+        audit.cells += 1
+        is_mine = cell in (FLAG, MINE, EXPLODED)
+        ok = truth[index] == MINE if is_mine else (cell in DIGITS and truth[index] == cell)
+        if not ok:
+            r, c = divmod(index, COLS)
+            audit.misreads.append(f"{where} ({r},{c}) read {cell!r} truth {truth[index]!r}")
 
 
 def replay_true_layout(truth: tuple[str, ...], first: Board, recording: Recording) -> bool:
