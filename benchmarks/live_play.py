@@ -110,6 +110,7 @@ def main() -> int:
     ap.add_argument("--settle", help="passed to autoplay play --settle")
     ap.add_argument("--window-manager", help="run the game under this window manager (e.g. openbox), as on a desktop")
     ap.add_argument("--backend", choices=["x11", "portable"], help="passed to autoplay play --backend")
+    ap.add_argument("--flags", choices=["needed", "always"], help="passed to autoplay play --flags")
     ap.add_argument("--out", help="append the markdown table to this file as well")
     ap.add_argument("--json-out", help="write every finished game's numbers here")
     ap.add_argument(
@@ -120,6 +121,7 @@ def main() -> int:
     started = time.time()
     extra = ["--settle", args.settle] if args.settle else []
     extra += ["--backend", args.backend] if args.backend else []
+    extra += ["--flags", args.flags] if args.flags else []
     record_root = args.record_root or ROOT / "runs" / f"live-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
     record_root.mkdir(parents=True, exist_ok=True)
     games, errors, clicks, recordings = play_until(

@@ -44,6 +44,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--mines", type=non_negative_int, help="total mines, when the skin cannot tell from the board size")
     p.add_argument(
+        "--flags",
+        choices=("needed", "always"),
+        default="needed",
+        help="'needed' (default): flag a proven mine on screen only where the game's win rule counts flags (the "
+        "skin's win = flag-all); elsewhere the mine is kept in mind, which saves a press and a redraw each. "
+        "'always': flag every proven mine, as a person shows them",
+    )
+    p.add_argument(
         "--time-limit", type=positive_seconds, default=1.0, metavar="S", help="solver time per decision (default 1 s)"
     )
     add_redraw_options(p, "; gnome-mines draws a cascade over several 16 ms frames, xdemineur in one")
@@ -60,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from autoplay.outputs import ensure_folder
+    from autoplay.play.kept_flags import flags_needed
     from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
     from autoplay.play.player import Player, PlayerSettings
     from autoplay.play.recorder import Recorder
@@ -99,7 +108,10 @@ def run(args: argparse.Namespace) -> int:
         moves = ", ".join(f"{m.action} ({m.row},{m.col}) p={m.probability:.3f}" for m in info["moves"])
         print(f"next: {moves} [{info['reason']}]")
 
-    settings = PlayerSettings(settle_interval=args.settle, dry_run=args.dry_run, rules=skin.rules)
+    press_flags = args.flags == "always" or flags_needed(skin.rules)
+    settings = PlayerSettings(
+        settle_interval=args.settle, dry_run=args.dry_run, rules=skin.rules, press_flags=press_flags
+    )
     player = Player(
         screen,
         mouse,

@@ -53,6 +53,7 @@ from autoplay.play.fresh_looks import (
     with_covered,
     with_unreadable,
 )
+from autoplay.play.kept_flags import split_flags, with_kept_flags
 from autoplay.play.last_guess import last_guess_outcomes, read_last_guess
 from autoplay.play.proven_open import KnownOpen, UnknownInPlay, known_open, proven_opened
 from autoplay.play.reading import grid_may_have_slipped, in_one_line
@@ -148,6 +149,9 @@ class PlayerSettings:
     #: game, while the longest still spell inside an end seen, between sgt-mines' two red flashes, is ~130 ms
     final_wait: float = 0.35
     dry_run: bool = False
+    #: Whether certain flags are pressed; when not, the mines are kept in mind (:mod:`autoplay.play.kept_flags`).
+    #: ``autoplay play`` presses them only where the win rule counts flags (``--flags`` overrides).
+    press_flags: bool = True
 
 
 @dataclass
@@ -780,6 +784,7 @@ class Player:
         suspects: set[tuple[int, int]] | None = None,
         covered_by_look: list[tuple[int, int]] | None = None,
         opened: list[tuple[int, int]] | None = None,
+        kept_flags: list[tuple[int, int]] | None = None,
     ) -> None:
         if self.recorder is None and self.on_decision is None:
             return
@@ -798,11 +803,12 @@ class Player:
                 decision.reason,
                 state,
                 timing,
-                explanation_record(decoded.board, decision),
+                explanation_record(with_kept_flags(decoded.board, kept_flags or ()), decision),
                 unknown=sorted(set(map(tuple, getattr(decoded, "unreadable", []))) | (suspects or set())),
                 own_flags=own_flags,
                 covered_by_look=covered_by_look,
                 opened=opened,
+                kept_flags=kept_flags,
             )
         if self.on_decision is not None:
             self.on_decision(
@@ -867,6 +873,8 @@ class _GameInProgress:
         self.size: tuple[int, int] | None = None  # rows x cols of the board this game was first read as
         self.clicked: set[tuple[int, int]] = set()  # cells this game's reveals clicked
         self.learn_tried: tuple[frozenset[tuple[int, int]], int] = (frozenset(), 0)  # opened cells, numbers read
+        self.kept_flags: set[tuple[int, int]] = set()  # mines proven and not flagged on screen (press_flags off)
+        self.batch_kept: list[tuple[int, int]] = []  # the flags the last batch kept in mind instead of pressing
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
         settled, self.grabbing = self.player.settle(baseline, **kw)
@@ -933,12 +941,12 @@ class _GameInProgress:
         unknown = sorted(set(unknown) | self.suspects)
         self.own_flags = sorted(rc for rc in unknown if rc in self.result.flagged)
         self.keep_flag_looks(frame, decoded.grid, self.own_flags)
-        board = with_unknown_covered(decoded.board, unknown, self.own_flags)
-        misread = over_proven_mines(board, self.result.flagged)
+        board = self.as_played(decoded.board, unknown)
+        misread = over_proven_mines(board, self.result.flagged | self.kept_flags)
         if misread:  # our flags are proven mines: a number with more of them around it than it says is misread
             self.suspects |= set(misread)
             unknown = sorted(set(unknown) | self.suspects)
-            board = with_unknown_covered(decoded.board, unknown, self.own_flags)
+            board = self.as_played(decoded.board, unknown)
         renumbered = renumbered_cells(self.last_board, board)
         if renumbered:  # an opened number never changes: one of the two readings caught the page mid-paint
             won = self.won_by_last_batch(decoded)
@@ -953,12 +961,14 @@ class _GameInProgress:
                 )
             self.suspects |= set(renumbered)  # the same twice: neither reading is trusted, the cells are not used
             unknown = sorted(set(unknown) | self.suspects)
-            board = with_unknown_covered(decoded.board, unknown, self.own_flags)
+            board = self.as_played(decoded.board, unknown)
         self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
         self.result.unknown_seen.update(unknown)
         if self.in_doubt and self.last_board is not None:
             unread = set(unknown) | self.last_unread
-            strays = astray(self.last_board, board, self.batch, unread)
+            # the batch as decided: the flags it kept in mind show on the board played as flags now
+            decided = self.batch + [Move("flag", r, c, 1.0) for r, c in self.batch_kept]
+            strays = astray(self.last_board, board, decided, unread)
             if strays:  # a late redraw is given the rereads' time; a press that went astray stays so
                 return self.reread(lambda: self.player.astray_error(frame, strays, "the board shows it"))
             self.in_doubt = False
@@ -1038,6 +1048,11 @@ class _GameInProgress:
         self.last_unread = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
 
+    def as_played(self, board: Board, unknown: Collection[tuple[int, int]]) -> Board:
+        """``board`` as decided on: unread cells covered (those we flagged as flags), the mines kept in mind drawn
+        in as flags."""
+        return with_kept_flags(with_unknown_covered(board, unknown, self.own_flags), self.kept_flags)
+
     def lost_astray(self, board: Board) -> bool:
         """A loss right after the page moved: no exploded mine shown on a cell of the last batch's reveals."""
         exploded = {divmod(i, board.cols) for i, c in enumerate(board.cells) if c == EXPLODED}
@@ -1106,8 +1121,9 @@ class _GameInProgress:
         self.guessed.clear()
         self.known, self.last_proven = KnownOpen(), frozenset()
         self.learn_tried = (frozenset(), 0)
+        self.kept_flags.clear()
         self.last_board, self.last_reveals, self.expected = None, set(), []
-        self.batch, self.in_doubt = [], False
+        self.batch, self.batch_kept, self.in_doubt = [], [], False
 
     def won_under_cover(self, decoded: Any, unknown: list[tuple[int, int]]) -> Any:
         """The end board if cells the skin cannot read (a picture over the board, flags the game itself put on
@@ -1329,8 +1345,13 @@ class _GameInProgress:
         self.capture(before, patience=2.0)
 
     def act(self, decoded: DecodedFrame, decision: Decision, state: str, t_decode: float, t_solve: float) -> None:
-        """Click the decision's moves as one batch, account for it, and capture the result."""
-        moves = list(decision.moves)
+        """Click the decision's moves as one batch, account for it, and capture the result.
+
+        Flags the game does not need are kept in mind, not pressed; a decision of such flags alone is decided on
+        again at once, on the same frame with the flags drawn in (nothing was pressed, so nothing will redraw)."""
+        kept_before = sorted(self.kept_flags)
+        moves, kept = split_flags(decision.moves, self.settings.press_flags)
+        self.kept_flags.update(kept)
         t2 = time.perf_counter()
         clicks = self.player.click_moves(moves, self.frame)
         if clicks is None:
@@ -1354,7 +1375,7 @@ class _GameInProgress:
         for key, value in timing.items():
             result.timing[key] += value
         result.decisions += 1
-        result.moves += len(moves)
+        result.moves += len(moves) + len(kept)
         result.flagged.update((m.row, m.col) for m in moves if m.action == "flag")
         result.clicks += clicks
         result.guesses += int(bool(decision.guess))
@@ -1370,12 +1391,17 @@ class _GameInProgress:
             self.suspects,
             self.covered_by_look,
             sorted(self.known.cells),
+            kept_before,
         )
         if self.settings.dry_run:
             result.result = "dry-run"
             return
+        if not moves:  # flags kept in mind alone: decide again on this frame, its capture already counted
+            self.grabbing = self.waited = 0.0
+            self.batch, self.batch_kept, self.expected = [], kept, []
+            return
         before = self.frame
-        self.batch = moves
+        self.batch, self.batch_kept = moves, kept
         self.expected, self.waited_late, self.asked_game, self.answered_since_batch = moves, False, False, False
         self.asked_before_acting = False
         self.capture(before)

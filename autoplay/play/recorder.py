@@ -121,13 +121,15 @@ class Recorder:
         covered_by_look: list[tuple[int, int]] | None = None,
         extra: dict[str, Any] | None = None,
         opened: list[tuple[int, int]] | None = None,
+        kept_flags: list[tuple[int, int]] | None = None,
     ) -> None:
         """One decision line; ``unknown`` names the cells no template matched (their letters in ``board`` are
         the decoder's best guesses, played as covered), so an audit does not take them for reads; ``own_flags``
         those of them the player had flagged itself, played as flags (so a replay decides as play did);
         ``covered_by_look`` the cells no template matched that looked exactly as on the game's fresh board, read
         as covered (``board`` shows them so); ``opened`` the unknown cells play knew open and decided as safe cells
-        with no number (:func:`autoplay.play.proven_open.known_open`); ``extra`` more keys for the line (a watch recording's ``steps``:
+        with no number (:func:`autoplay.play.proven_open.known_open`); ``kept_flags`` the mines play had proven and kept
+        in mind instead of flagging (:mod:`autoplay.play.kept_flags`), decided on as flags; ``extra`` more keys for the line (a watch recording's ``steps``:
         readers ignore keys they do not know)."""
         record = {
             "type": "decision",
@@ -151,6 +153,8 @@ class Recorder:
             record["covered_by_look"] = [list(cell) for cell in covered_by_look]
         if opened:
             record["opened"] = [list(cell) for cell in opened]
+        if kept_flags:
+            record["kept_flags"] = [list(cell) for cell in kept_flags]
         if extra:
             record.update(extra)
         self._append(record)

@@ -80,6 +80,8 @@ class RecordedDecision:
     #: unknown cells play knew open (a number read there before, a 0 beside, a reveal of ours): decided as safe
     #: cells with no number
     opened: frozenset[tuple[int, int]] = frozenset()
+    #: mines play had proven and kept in mind instead of flagging on screen: decided on as flags
+    kept_flags: frozenset[tuple[int, int]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -213,6 +215,7 @@ def _parse_decision(root: Path, obj: dict[str, Any], where: str, line: int) -> R
         own_flags=parse_cells(obj.get("own_flags"), where),
         covered_by_look=parse_cells(obj.get("covered_by_look"), where),
         opened=parse_cells(obj.get("opened"), where),
+        kept_flags=parse_cells(obj.get("kept_flags"), where),
     )
 
 

@@ -20,6 +20,7 @@ from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.errors import AutoplayError
 from autoplay.play.fresh_looks import with_covered
+from autoplay.play.kept_flags import with_kept_flags
 from autoplay.replay.decide import decide_move
 from autoplay.replay.recording import RecordedDecision, RecordingFormatError
 from autoplay.replay.sources import FrameSource
@@ -244,6 +245,7 @@ class Replayer:
                 unknown = sorted(set(unknown) | set(recorded.unknown))
             read = decoded.board.with_mines(self._mines_for(recorded, decoded.board))
             board = with_unknown_covered(read, unknown, recorded.own_flags if recorded else ())
+            board = with_kept_flags(board, recorded.kept_flags if recorded else ())
             outcome.board = board
             if recorded is not None:
                 outcome.problems += board_differences(recorded.board, read, recorded.unknown)

@@ -20,6 +20,7 @@ from autoplay.control.capture import grab
 from autoplay.control.games import launch_game
 from autoplay.control.xserver import VirtualDisplay
 from autoplay.insight.speed import speed_figures
+from autoplay.play.kept_flags import with_kept_flags
 from autoplay.play.live import vision_decoder
 from autoplay.replay.decide import decide_move
 from autoplay.replay.recording import read_recording
@@ -77,9 +78,9 @@ def check_replay(record: Path, skin_name: str) -> int:
         assert decoded.readable, f"{decision.frame}: unreadable cells {decoded.unreadable[:5]}"
         assert decoded.board.cells == decision.board.cells, f"{decision.frame}: board decodes differently"
         mines = decision.board.mines if decision.board.mines is not None else recording.mines
-        again = decide_move(
-            decoded.board, mines, recording.rules, closed=recording.closed_batches, opened=decision.opened
-        )
+        # mines play kept in mind instead of flagging are decided on as flags
+        board = with_kept_flags(decoded.board, decision.kept_flags)
+        again = decide_move(board, mines, recording.rules, closed=recording.closed_batches, opened=decision.opened)
         assert [(m.action, m.row, m.col) for m in again.moves] == [m.key for m in decision.moves], (
             f"{decision.frame}: replay chose different moves"
         )

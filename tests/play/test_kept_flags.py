@@ -1,0 +1,49 @@
+"""Proven mines kept in mind instead of flagged: the same games, fewer presses, and recordings that replay."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoplay.play.kept_flags import with_kept_flags
+from autoplay.play.recorder import Recorder
+from autoplay.play.session import play_session
+from autoplay.replay.recording import read_recording
+from autoplay.solver import choose_move
+from tests.play.fakes import FakeTable
+from tests.play.test_player import make_player
+
+pytestmark = pytest.mark.spread
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_a_game_played_without_pressing_flags_ends_as_with_them_in_fewer_presses(seed):
+    flagged_table = FakeTable(16, 16, 40, seed=seed)
+    flagging, flag_backend = make_player(flagged_table)
+    with_flags = flagging.play_game(1)
+    kept_table = FakeTable(16, 16, 40, seed=seed)
+    keeping, kept_backend = make_player(kept_table, press_flags=False)
+    kept = keeping.play_game(1)
+    # the game's own end, not the player's word: the same layout ends the same way
+    assert kept_table.state == flagged_table.state == kept.result == with_flags.result
+    assert all(button == "left" for _, _, button in kept_backend.clicks)
+    flags_pressed = sum(button == "right" for _, _, button in flag_backend.clicks)
+    assert flags_pressed > 0
+    assert len(kept_backend.clicks) == len(flag_backend.clicks) - flags_pressed
+    assert kept.clicks == len(kept_backend.clicks) and kept.moves == with_flags.moves
+
+
+def test_a_recording_with_kept_flags_gives_the_same_decisions_again(tmp_path):
+    table = FakeTable(16, 16, 40, seed=12)
+    recorder = Recorder(tmp_path / "rec", "fake", table.rules, mines=table.mines)
+    player, _ = make_player(table, recorder=recorder, press_flags=False)
+    summary = play_session(player, 1, lambda: player.mouse.hotkey("ctrl", "r"))
+    recorder.close(**{k: v for k, v in summary.to_dict().items() if k != "per_game"})
+    recording = read_recording(tmp_path / "rec")
+    kept = [d for d in recording.decisions if d.kept_flags]
+    assert kept, "no decision was made with mines kept in mind"
+    for decision in recording.decisions:
+        # the board as read shows the kept mines covered; decided on with them as flags, as play did
+        assert all(decision.board[rc] == "." for rc in decision.kept_flags)
+        board = with_kept_flags(decision.board, decision.kept_flags)
+        again = choose_move(board, table.mines, recording.rules)
+        assert [(m.action, m.row, m.col) for m in again.moves] == [m.key for m in decision.moves]
