@@ -40,6 +40,11 @@ from autoplay.render import save_png
 from autoplay.vision import load_skin, locate_grid
 from tests.e2e.fault_harness import WITNESS, read_events, wait_ready
 
+#: XTEST requests that ask, and send nothing: GetVersion is xdotool's first request. The witness names a request's
+#: process by its client id after the fact, and under load a short-lived xdotool's id was taken by a new connection
+#: of watch by then (a CI run saw one XTEST:0 "from watch"); a request that sends input is never among these.
+QUERIES = frozenset({"XTEST:0", "XTEST:1"})
+
 pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 ROOT = Path(__file__).resolve().parents[2]
 FIRST = (8, 15)
@@ -203,7 +208,7 @@ def test_watch_follows_a_scripted_game_judges_each_step_and_sends_no_input(tmp_p
     requests = [e for e in read_events(inputs) if e["ev"] == "input"]
     assert sum(e["request"] == "XTEST:2" for e in requests) >= 2 * len(script), requests[:10]
     assert any(e["pid"] is not None for e in requests), "no input request could be traced to its process"
-    from_watch = [e for e in requests if e["pid"] == watch.pid]
+    from_watch = [e for e in requests if e["pid"] == watch.pid and e["request"] not in QUERIES]
     assert from_watch == [], from_watch[:10]
 
 
@@ -294,5 +299,5 @@ def test_the_watch_window_shows_beside_the_game_freezes_and_sends_no_input(tmp_p
     requests = [e for e in read_events(inputs) if e["ev"] == "input"]
     assert sum(e["request"] == "XTEST:2" for e in requests) >= 8, requests[:10]
     assert any(e["pid"] is not None for e in requests), "no input request could be traced to its process"
-    from_watch = [e for e in requests if e["pid"] == watch.pid]
+    from_watch = [e for e in requests if e["pid"] == watch.pid and e["request"] not in QUERIES]
     assert from_watch == [], from_watch[:10]
