@@ -83,6 +83,28 @@ def mines_read(board: Board, unread: set[Cell], end: str) -> int:
     return sum(c in kinds for i, c in enumerate(board.cells) if divmod(i, board.cols) not in unread)
 
 
+def covers_left(board: Board, opened: Collection[Cell]) -> set[Cell]:
+    """The cells ``board`` shows covered or flagged (unread cells shown covered), less those known ``opened``: at
+    least the mines, since unread cells counted covered make the set too big, never too small.
+
+    >>> sorted(covers_left(Board.from_text("mines=1\\n1.\\n1F"), [(0, 1)]))
+    [(1, 1)]
+    """
+    known = set(opened)
+    return {divmod(i, board.cols) for i, c in enumerate(board.cells) if c in (HIDDEN, FLAG)} - known
+
+
+def every_safe_cell_open(board: Board, opened: Collection[Cell]) -> bool:
+    """Whether ``board`` has no safe cell left to open, given the ``opened`` cells: its covers left
+    (:func:`covers_left`) are exactly the mine total, so every one is a mine.
+
+    >>> board = Board.from_text("mines=1\\n1.\\n1.")
+    >>> every_safe_cell_open(board, []), every_safe_cell_open(board, [(1, 1)])
+    (False, True)
+    """
+    return board.mines is not None and len(covers_left(board, opened)) == board.mines
+
+
 def won_by_batch(
     before: Board, reveals: Collection[Cell], now: Board, unread: Collection[Cell], opened: Collection[Cell] = ()
 ) -> tuple[Board, list[Cell]] | None:

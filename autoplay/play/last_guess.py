@@ -21,7 +21,8 @@ from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
-from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, Board
+from autoplay.board.model import EXPLODED, MINE, Board
+from autoplay.play.final_board import covers_left
 
 Cell = tuple[int, int]
 #: The results a last guess can have, by what its cell shows: its number (won) or a mine (lost).
@@ -36,9 +37,7 @@ def last_guess_outcomes(
 
     Empty when the guesses, safe, would leave cells to open: then the game may go on and nothing is decided here.
     """
-    known = set(opened) | set(guessed)
-    cols = board.cols
-    mines = {divmod(i, cols) for i, c in enumerate(board.cells) if c in (HIDDEN, FLAG)} - known
+    mines = covers_left(board, set(opened) | set(guessed))
     if board.mines is None or not guessed or len(mines) != board.mines:
         return {}
     return {

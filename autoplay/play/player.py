@@ -42,7 +42,13 @@ from autoplay.errors import ContradictionError, ControlError, UnreadableBoardErr
 from autoplay.insight.speed import speed_figures
 from autoplay.outputs import run_folder
 from autoplay.play.board_place import AreaScreen, BoardLost, PressedAstray, astray, in_place, still_in_place
-from autoplay.play.final_board import mines_accounted, with_own_flags, won_by_batch, won_unread_as_mines
+from autoplay.play.final_board import (
+    every_safe_cell_open,
+    mines_accounted,
+    with_own_flags,
+    won_by_batch,
+    won_unread_as_mines,
+)
 from autoplay.play.fresh_looks import (
     changed_since_fresh,
     follow_board,
@@ -373,23 +379,6 @@ def contradictory_moves(moves: list[Any]) -> list[tuple[int, int]]:
     """Cells a decision would both reveal and flag: the board it was made on cannot be right."""
     reveal = {(m.row, m.col) for m in moves if m.action == "reveal"}
     return sorted(reveal & {(m.row, m.col) for m in moves if m.action == "flag"})
-
-
-def every_safe_cell_open(board: Board, opened: Collection[tuple[int, int]]) -> bool:
-    """Whether ``board`` (unread cells shown covered) has no safe cell left to open, given the ``opened`` cells.
-
-    Its covered and flagged cells, less those known open, are at least the mines (unread cells counted covered
-    make the count too high, never too low); when they are exactly the mine total, every one is a mine.
-
-    >>> board = Board.from_text("mines=1\\n1.\\n1.")
-    >>> every_safe_cell_open(board, []), every_safe_cell_open(board, [(1, 1)])
-    (False, True)
-    """
-    if board.mines is None:
-        return False
-    cols, known = board.cols, set(opened)
-    covers = sum(c in (HIDDEN, FLAG) and divmod(i, cols) not in known for i, c in enumerate(board.cells))
-    return covers == board.mines
 
 
 def shows_all_mines(board: Board, unknown: Collection[tuple[int, int]] = ()) -> bool | None:
