@@ -46,10 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--flags",
         choices=("needed", "always"),
-        default="needed",
-        help="'needed' (default): flag a proven mine on screen only where the game's win rule counts flags (the "
-        "skin's win = flag-all); elsewhere the mine is kept in mind, which saves a press and a redraw each. "
-        "'always': flag every proven mine, as a person shows them",
+        default="always",
+        help="'always' (default): flag every proven mine on screen, as a person shows them. 'needed': flag one "
+        "only where the game's win rule counts flags (the skin's win = flag-all) and keep the others in mind, a "
+        "press and a redraw saved each (gnome-mines: 1.15x faster; not yet the default: kmines at 125%% won 0 "
+        "of 12 games with it)",
     )
     p.add_argument(
         "--time-limit", type=positive_seconds, default=1.0, metavar="S", help="solver time per decision (default 1 s)"
