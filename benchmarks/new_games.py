@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -61,10 +62,14 @@ class PlayedSession:
     stop: str | None
 
 
-def play_session(env: dict[str, str], skin: str, games: int, mines: int, recording: Path) -> PlayedSession:
+def play_session(
+    env: dict[str, str], skin: str, games: int, mines: int, recording: Path, flags: str | None = None
+) -> PlayedSession:
     """Run ``autoplay play`` for ``games`` games with ``skin``, recording into ``recording``."""
     play = [sys.executable, "-m", "autoplay", "play", "--skin", skin, "--games", str(games), "--json"]
     play += ["--mines", str(mines), "--record", str(recording)]
+    if flags is not None:
+        play += ["--flags", flags]
     # 3 min a game: a busy shared machine (load 15 on 2 cores) once took 264 s over one 30x16 game of a page
     proc = run_command(play, env, timeout=180 * games + 120)
     played = json.loads(proc.stdout)["per_game"] if proc.stdout.strip().startswith("{") else []
@@ -88,11 +93,14 @@ def run_flow(
     record_root: Path,
     play_tile: int | None = None,
     scale: float = 1.0,
+    calibrate: bool = True,
+    flags: str | None = None,
 ) -> FlowRun:
     """Calibrate live on a fresh launch of ``game``, then play ``games`` games with the skin it made.
 
     ``play_tile`` relaunches the game at that tile size for play: the skin then reads tiles of a size it
-    was not made from.
+    was not made from.  ``calibrate=False`` plays with the skin already in ``home`` (an earlier run's), so that
+    two ways of playing can be compared on one skin: each live calibration makes a skin of its own.
     """
     spec = SPECS[game]
     name = f"{game}-live"
@@ -101,22 +109,25 @@ def run_flow(
     with VirtualDisplay() as server:
         env = {**os.environ, "DISPLAY": server.name, "PYTHONPATH": str(ROOT), "AUTOPLAY_HOME": str(home)}
         with launch_game(game, server.name, scale=scale) as running:
+            if not calibrate:
+                flow.calibrate_output = f"not run: the skin in {home} was made by an earlier run"
             mines = ["--mines", f"{running.rows}x{running.cols}={running.mines}"]
-            calibrate = [*base, "calibrate", "--live", "--window-class", spec.wm_class, "--name", name]
-            calibrate += ["--games", str(calibration_games), *USER_OPTIONS[game], *mines, "--out-root", str(home)]
+            command = [*base, "calibrate", "--live", "--window-class", spec.wm_class, "--name", name]
+            command += ["--games", str(calibration_games), *USER_OPTIONS[game], *mines, "--out-root", str(home)]
             started = time.monotonic()
-            proc = run_command(calibrate, env, timeout=600)
+            proc = run_command(command, env, timeout=600) if calibrate else None
             flow.calibrate_seconds = time.monotonic() - started
-            flow.calibrate_exit = proc.returncode
-            flow.calibrate_output = (proc.stdout + proc.stderr).strip()
-            if proc.returncode != 0:
+            if proc is not None:
+                flow.calibrate_exit = proc.returncode
+                flow.calibrate_output = (proc.stdout + proc.stderr).strip()
+            if proc is not None and proc.returncode != 0:
                 flow.stops.append(f"calibrate exit {proc.returncode}: {last_line(proc.stderr)}")
                 return flow
         while len(flow.games) + len(flow.stops) < games:
             left = games - len(flow.games) - len(flow.stops)
             with launch_game(game, server.name, tile=play_tile, scale=scale) as running:
                 flow.recordings.append(record_root / f"session-{len(flow.recordings) + 1}")
-                session = play_session(env, name, left, running.mines, flow.recordings[-1])
+                session = play_session(env, name, left, running.mines, flow.recordings[-1], flags)
             if flow.first_game_seconds is None and session.games:
                 flow.first_game_seconds = flow.calibrate_seconds + session.games[0]["seconds"]
             flow.games += session.games
@@ -193,14 +204,35 @@ def main() -> int:
         "--play-tile", type=int, help="play at this tile size (px) instead of the one calibrated at (default: same)"
     )
     ap.add_argument("--record-root", type=Path, help="where the play recordings go (default runs/new-GAME-TIME)")
+    ap.add_argument(
+        "--skin-from",
+        type=Path,
+        help="play with the skin an earlier run made (its record root) instead of calibrating: one skin, two ways",
+    )
+    ap.add_argument("--flags", choices=("needed", "always"), help="passed to autoplay play --flags (default: its own)")
     args = ap.parse_args()
     record_root = args.record_root or ROOT / "runs" / f"new-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
     record_root.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     # The skin the flow made (templates, contact sheet, learned log) stays beside the recordings it read.
     home = record_root / "home"
+    if args.skin_from is not None:
+        if not (args.skin_from / "home" / "calibration").is_dir():
+            print(f"new_games: {args.skin_from} holds no skin (no home/calibration in it)", file=sys.stderr)
+            return 2
+        shutil.copytree(args.skin_from / "home", home, dirs_exist_ok=True)
     home.mkdir(exist_ok=True)
-    flow = run_flow(args.game, args.games, args.calibration_games, home, record_root, args.play_tile, args.scale)
+    flow = run_flow(
+        args.game,
+        args.games,
+        args.calibration_games,
+        home,
+        record_root,
+        args.play_tile,
+        args.scale,
+        calibrate=args.skin_from is None,
+        flags=args.flags,
+    )
     emit(report(args.game, flow, args, time.monotonic() - started), args.out)
     return 0
 

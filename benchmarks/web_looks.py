@@ -46,6 +46,9 @@ TITLE = "Web Mines"
 USER_OPTIONS = ["--first-click", "zero", "--win", "reveal", "--new-game-key", "F2", "--mines", f"{ROWS}x{COLS}={MINES}"]
 #: Xvfb's screen: room for the page's window at 150%.
 SCREEN = (1920, 1200)
+#: The screen at larger scales: 200% is what a 4K screen is set to, and the page's window grown to 200% does not
+#: fit on 1920x1200 (its board would be cut off, which play refuses with exit 3, as it should).
+LARGE_SCREEN = (3840, 2160)
 
 
 @dataclass
@@ -59,6 +62,12 @@ class Case:
     def name(self) -> str:
         taught = f"-taught{self.taught_at:g}" if self.taught_at is not None else ""
         return f"{self.browser}-{self.scale:g}{taught}-look{self.look}"
+
+
+def screen_for(case: Case) -> tuple[int, int]:
+    """The screen a user at the case's scales would have: :data:`SCREEN` up to 150%, :data:`LARGE_SCREEN` beyond."""
+    largest = max(case.scale, case.taught_at or 0.0)
+    return SCREEN if largest <= 1.5 else LARGE_SCREEN
 
 
 @dataclass
@@ -86,10 +95,10 @@ def slice_log(log: Path, skip: int, out: Path) -> None:
     out.write_text("".join(json.dumps(e) + "\n" for e in log_events(log)[skip:]))
 
 
-def window_for(scale: float) -> tuple[int, int]:
+def window_for(scale: float, screen: tuple[int, int] = SCREEN) -> tuple[int, int]:
     """The browser window for ``scale``: a 1100x800 window at 100%, grown with the scale as a user would, so that
-    the page's 30x16 board fits at 150% too (on the 1920x1200 screen)."""
-    return min(SCREEN[0], round(1100 * scale)), min(SCREEN[1] - 40, round(800 * scale))
+    the page's 30x16 board fits at 150% too (on the 1920x1200 screen) and at 200% (on the 4K one)."""
+    return min(screen[0], round(1100 * scale)), min(screen[1] - 40, round(800 * scale))
 
 
 @contextlib.contextmanager
@@ -116,11 +125,14 @@ def run_case(case: Case, games: int, calibration_games: int, root: Path, burn: i
     url = f"{base}?look={case.look}"
     name = f"web-{case.look}"
     try:
-        with VirtualDisplay(*SCREEN) as display:
+        screen = screen_for(case)
+        with VirtualDisplay(*screen) as display:
             env = {**os.environ, "DISPLAY": display.name, "PYTHONPATH": str(ROOT), "AUTOPLAY_HOME": str(home)}
             base_cmd = [sys.executable, "-m", "autoplay"]
             teach_scale = case.taught_at if case.taught_at is not None else case.scale
-            with launch_page(case.browser, display.name, url, scale=teach_scale, window=window_for(teach_scale)):
+            with launch_page(
+                case.browser, display.name, url, scale=teach_scale, window=window_for(teach_scale, screen)
+            ):
                 calibrate = [*base_cmd, "calibrate", "--live", "--window-title", TITLE, "--name", name]
                 calibrate += ["--games", str(calibration_games), *USER_OPTIONS, "--out-root", str(home)]
                 started = time.monotonic()
@@ -132,7 +144,7 @@ def run_case(case: Case, games: int, calibration_games: int, root: Path, burn: i
                 run.stops.append(f"calibrate exit {proc.returncode}: {last_line(proc.stderr)}")
                 return run
             with (
-                launch_page(case.browser, display.name, url, scale=case.scale, window=window_for(case.scale)),
+                launch_page(case.browser, display.name, url, scale=case.scale, window=window_for(case.scale, screen)),
                 burners(burn),
             ):
                 while len(run.games) + len(run.stops) < games:

@@ -67,8 +67,8 @@ class X11Guard:
         from Xlib.error import ConnectionClosedError, XError
 
         try:
-            self._check(board)
-            errors = self.x.sync_errors()
+            self._check(board)  # its last request has a reply: the errors of all before it are in
+            errors = self.x.errors_answered()
         except _closed_errors():
             raise WindowClosed("the window was closed") from None
         except ConnectionClosedError:
@@ -151,7 +151,7 @@ class X11Guard:
 
         try:
             child = self.x.root.query_pointer().child
-            errors = self.x.sync_errors()
+            errors = self.x.errors_answered()  # answered after every earlier request
         except (XError, ConnectionClosedError):
             raise WindowClosed("the window was closed") from None
         if errors:
@@ -172,8 +172,7 @@ class X11Guard:
             self.check_clear(board)
             self._place_backstop(board)
             self._board = board
-            yield
-            self.x.conn.sync()  # the presses are delivered before the grab ends
+            yield  # no sync after it: the server processes the ungrab after the block's presses, in order
         finally:
             with contextlib.suppress(Exception):
                 conn.ungrab_server()
@@ -359,10 +358,14 @@ class XTestPointer:
 
         # Each step is processed by the server before the next is sent, as pyautogui paces them: a game sees the
         # pointer arrive, then the press, then the release, never three events with one timestamp.
+        # With a guard, the motion needs no sync of its own: the guard's pointer question right after it is answered
+        # only once the server has processed the motion.
         number = BUTTONS[button]
         for kind, detail in ((X.MotionNotify, 0), (X.ButtonPress, number), (X.ButtonRelease, number)):
             if kind == X.MotionNotify:
                 xtest.fake_input(self.x.conn, kind, x=x, y=y)
+                if self.guard is not None:
+                    continue
             else:
                 if kind == X.ButtonPress and self.guard is not None:
                     self.guard.check_under_pointer()

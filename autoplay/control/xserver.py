@@ -215,6 +215,16 @@ class XConnection:
     def sync_errors(self) -> list[Exception]:
         """Wait until the server has answered everything sent so far; return (and forget) the errors it sent."""
         self.conn.sync()
+        return self.errors_answered()
+
+    def errors_answered(self) -> list[Exception]:
+        """The errors the server has sent so far, returned and forgotten, without asking it anything.
+
+        Right after a request with a reply this is :meth:`sync_errors` without its round trip: the server answers
+        requests in order, so the reply came after the answer (an error, or nothing) to every earlier request, and
+        the library reads the errors on its way to the reply.  A press costs a dozen round trips, each one waiting
+        behind the game's own drawing; this saves two of them per press.
+        """
         errors, self.errors = self.errors, []
         return errors
 
