@@ -894,7 +894,7 @@ class _GameInProgress:
         decoded = mines_away_from_reveals(decoded, self.last_reveals)
         # Not given the cells known opened yet: with them, kmines at 125% (its end popup over covered mines) ended
         # games on later frames whose boards the audit found misread (BENCHMARKS.md, 2026-11-29 evening).
-        state = shown_state(decoded, self.result.flagged)
+        state = shown_state(decoded, self.result.flagged | self.kept_flags)
         self.state_read = self.state_read or state == "playing"
         if state == "lost" and self.in_doubt and self.lost_astray(decoded.board):
             cells = [(m.row, m.col) for m in self.batch]
@@ -1206,7 +1206,9 @@ class _GameInProgress:
         # half under something the game draws at its end (kmines at 125% fades a popup in over the board, whose edge
         # cut a 3 into a "2"), so it is no truth for the audit.
         unread += [rc for rc in renumbered_cells(self.last_board, decoded.board) if rc not in unread]
-        board, unknown = with_own_flags(decoded.board, unread, self.result.flagged)
+        # The mines kept in mind are ours as much as the flags pressed: under a box the game draws at its end (kmines'
+        # high-score dialog) they are mines, as the flags are, and the mine count closes without waiting for the box.
+        board, unknown = with_own_flags(decoded.board, unread, self.result.flagged | self.kept_flags)
         if state == "won" and unknown:
             board, unknown = won_unread_as_mines(board, unknown, self.opened | self.known.proven)
         covered_up = looks_obstructed(board.rows, board.cols, unread) and not mines_accounted(board, unknown, state)
