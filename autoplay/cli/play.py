@@ -49,8 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="always",
         help="'always' (default): flag every proven mine on screen, as a person shows them. 'needed': flag one "
         "only where the game's win rule counts flags (the skin's win = flag-all) and keep the others in mind, a "
-        "press and a redraw saved each (gnome-mines 1.15x faster, kmines at 125%% 1.25x; not the default yet: not "
-        "measured in browsers over many looks)",
+        "press and a redraw saved each (gnome-mines 1.15x faster, kmines at 125%% 1.25x; not the default yet: a page "
+        "zoomed mid-game is sometimes stopped wrongly with it)",
     )
     p.add_argument(
         "--time-limit", type=positive_seconds, default=1.0, metavar="S", help="solver time per decision (default 1 s)"
