@@ -88,3 +88,29 @@ def test_mines_kept_in_mind_under_a_box_drawn_at_the_win_are_mines_of_the_end_bo
     assert mines and all(final[rc] == FLAG and rc not in result.final_unknown for rc in mines)
     assert mines_accounted(final, result.final_unknown, "won")
     assert time.monotonic() - started < 30  # not the popup wait
+
+
+def test_mines_kept_by_a_batch_that_was_not_pressed_are_not_kept():
+    """A batch is not pressed when the board changed since the frame it was decided on (a page zooming): its kept
+    mines must not be kept either, or the next board shows them as flags no pressed batch explains, which the
+    page-move check takes for a press gone astray.  Here every read counts as after a move (so that check runs at
+    every step) and some batches find the board changed."""
+    table = FakeTable(16, 16, 40, seed=12)
+    player, backend = make_player(table, press_flags=False)
+    read, click_moves = player.read, player.click_moves
+    calls: list[int] = []
+
+    def read_after_a_move(frame, size=None):
+        decoded = read(frame, size)
+        player.moved_at_read = True
+        return decoded
+
+    def changed_now_and_then(moves, frame):
+        calls.append(len(moves))
+        return None if len(calls) in (3, 6, 9) else click_moves(moves, frame)
+
+    player.read, player.click_moves = read_after_a_move, changed_now_and_then
+    result = player.play_game(1)
+    assert len(calls) > 9
+    assert result.result == table.state and result.result in ("won", "lost")
+    assert all(button == "left" for _, _, button in backend.clicks)
