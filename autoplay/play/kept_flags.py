@@ -3,7 +3,7 @@
 Under the usual win rule (every safe cell opened) a flag wins nothing: it only tells the player where a mine is, and
 a bot that proved the mine knows that already.  Each flag pressed is a press and, in most games, a redraw to wait
 for (gnome-mines restyles the tile and its counter); over an expert game about a third of the presses were flags.
-So with ``play --flags needed`` (not the default: BENCHMARKS.md, 2026-11-29, night), where the rules do not need
+So with ``play --flags needed`` (the default since 2026-11-29: BENCHMARKS.md), where the rules do not need
 them, play keeps the mines its certain moves name (``kept``) and draws them into the board it decides on, as flags: the solver sees what it would have seen had they been pressed, and the rules that
 compare a batch with the board it was decided on see the same board.  The game's own flags, and ours where the win
 rule counts them (``flag-all``: xdemineur), are pressed as before.

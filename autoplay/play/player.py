@@ -156,7 +156,8 @@ class PlayerSettings:
     final_wait: float = 0.35
     dry_run: bool = False
     #: Whether certain flags are pressed; when not, the mines are kept in mind (:mod:`autoplay.play.kept_flags`).
-    #: ``autoplay play --flags needed`` presses them only where the win rule counts flags (default: always).
+    #: True here, whatever the rules; ``autoplay play`` (``--flags needed``, its default) presses them only where the
+    #: win rule counts flags.
     press_flags: bool = True
 
 
