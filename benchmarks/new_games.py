@@ -108,19 +108,19 @@ def run_flow(
     base = [sys.executable, "-m", "autoplay"]
     with VirtualDisplay() as server:
         env = {**os.environ, "DISPLAY": server.name, "PYTHONPATH": str(ROOT), "AUTOPLAY_HOME": str(home)}
-        with launch_game(game, server.name, scale=scale) as running:
-            if not calibrate:
-                flow.calibrate_output = f"not run: the skin in {home} was made by an earlier run"
-            mines = ["--mines", f"{running.rows}x{running.cols}={running.mines}"]
-            command = [*base, "calibrate", "--live", "--window-class", spec.wm_class, "--name", name]
-            command += ["--games", str(calibration_games), *USER_OPTIONS[game], *mines, "--out-root", str(home)]
-            started = time.monotonic()
-            proc = run_command(command, env, timeout=600) if calibrate else None
-            flow.calibrate_seconds = time.monotonic() - started
-            if proc is not None:
+        if not calibrate:
+            flow.calibrate_output = f"not run: the skin in {home} was made by an earlier run"
+        else:
+            with launch_game(game, server.name, scale=scale) as running:
+                mines = ["--mines", f"{running.rows}x{running.cols}={running.mines}"]
+                command = [*base, "calibrate", "--live", "--window-class", spec.wm_class, "--name", name]
+                command += ["--games", str(calibration_games), *USER_OPTIONS[game], *mines, "--out-root", str(home)]
+                started = time.monotonic()
+                proc = run_command(command, env, timeout=600)
+                flow.calibrate_seconds = time.monotonic() - started
                 flow.calibrate_exit = proc.returncode
                 flow.calibrate_output = (proc.stdout + proc.stderr).strip()
-            if proc is not None and proc.returncode != 0:
+            if proc.returncode != 0:
                 flow.stops.append(f"calibrate exit {proc.returncode}: {last_line(proc.stderr)}")
                 return flow
         while len(flow.games) + len(flow.stops) < games:

@@ -895,7 +895,7 @@ class _GameInProgress:
         decoded = mines_away_from_reveals(decoded, self.last_reveals)
         # Not given the cells known opened yet: with them, kmines at 125% (its end popup over covered mines) ended
         # games on later frames whose boards the audit found misread (BENCHMARKS.md, 2026-11-29 evening).
-        state = shown_state(decoded, self.result.flagged | self.kept_flags)
+        state = shown_state(decoded, self.our_mines())
         self.state_read = self.state_read or state == "playing"
         if state == "lost" and self.in_doubt and self.lost_astray(decoded.board):
             cells = [(m.row, m.col) for m in self.batch]
@@ -934,7 +934,7 @@ class _GameInProgress:
         self.own_flags = sorted(rc for rc in unknown if rc in self.result.flagged)
         self.keep_flag_looks(frame, decoded.grid, self.own_flags)
         board = self.as_played(decoded.board, unknown)
-        misread = over_proven_mines(board, self.result.flagged | self.kept_flags)
+        misread = over_proven_mines(board, self.our_mines())
         if misread:  # our flags are proven mines: a number with more of them around it than it says is misread
             self.suspects |= set(misread)
             unknown = sorted(set(unknown) | self.suspects)
@@ -1039,6 +1039,10 @@ class _GameInProgress:
         self.guessed |= {(m.row, m.col) for m in decision.moves if m.action == "reveal" and m.probability > 0}
         self.last_unread = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
         self.act(decoded, decision, state, t_decode, time.perf_counter() - t1)
+
+    def our_mines(self) -> set[tuple[int, int]]:
+        """The mines this game's certain moves proved: flagged on screen or kept in mind, ours alike."""
+        return self.result.flagged | self.kept_flags
 
     def as_played(self, board: Board, unknown: Collection[tuple[int, int]]) -> Board:
         """``board`` as decided on: unread cells covered (those we flagged as flags), the mines kept in mind drawn
@@ -1207,9 +1211,9 @@ class _GameInProgress:
         # half under something the game draws at its end (kmines at 125% fades a popup in over the board, whose edge
         # cut a 3 into a "2"), so it is no truth for the audit.
         unread += [rc for rc in renumbered_cells(self.last_board, decoded.board) if rc not in unread]
-        # The mines kept in mind are ours as much as the flags pressed: under a box the game draws at its end (kmines'
-        # high-score dialog) they are mines, as the flags are, and the mine count closes without waiting for the box.
-        board, unknown = with_own_flags(decoded.board, unread, self.result.flagged | self.kept_flags)
+        # Under a box the game draws at its end (kmines' high-score dialog) our mines are mines, pressed or kept, and
+        # the mine count closes without waiting for the box.
+        board, unknown = with_own_flags(decoded.board, unread, self.our_mines())
         if state == "won" and unknown:
             board, unknown = won_unread_as_mines(board, unknown, self.opened | self.known.proven)
         covered_up = looks_obstructed(board.rows, board.cols, unread) and not mines_accounted(board, unknown, state)
