@@ -841,6 +841,7 @@ class _GameInProgress:
         self.state_read = False  # the skin read this game's state (its face said "playing") at least once
         self.last_unknown: set[tuple[int, int]] = set()
         self.last_renumbered: set[tuple[int, int]] = set()  # opened numbers last seen to change by themselves
+        self.last_contradiction: set[tuple[int, int]] = set()  # the cells the solver last found contradicting
         self.own_flags: list[tuple[int, int]] = []  # unknown cells of the last frame read that we had flagged
         self.suspects: set[tuple[int, int]] = set()  # cells the rules found read wrong this game: played as unknown
         self.last_board: Board | None = None  # the board the last batch was decided on, as the solver saw it
@@ -1023,6 +1024,14 @@ class _GameInProgress:
                 # the user's own) are no proven mines: the numbers refuse them, so they come off.
                 return self.take_off_flags(foreign)
             message, cells = str(exc).split(": cells ")[0], exc.cells
+            numbers = {rc for rc in cells if board[rc] in DIGITS} - self.suspects
+            if numbers and set(cells) == self.last_contradiction:
+                # Read the same twice: one of these numbers is misread (a tile the skin never saw, taken for a
+                # known one by a second look) and the rules cannot say which, so none of them is used, as a 0
+                # beside a covered cell is played around; the same frame is decided again without them.
+                self.suspects |= numbers
+                return self.step()
+            self.last_contradiction = set(cells)
             return self.reread(lambda: self.player.contradiction_error(message, frame, cells))
         clash = contradictory_moves(list(decision.moves))
         if clash:
@@ -1112,6 +1121,7 @@ class _GameInProgress:
         self.result.flagged.clear()
         self.opened.clear()
         self.suspects.clear()
+        self.last_contradiction = set()
         self.unopened.clear()
         self.clicked.clear()
         self.guessed.clear()

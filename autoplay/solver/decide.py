@@ -18,7 +18,7 @@ from typing import Literal
 from autoplay.board.model import Board
 from autoplay.board.rules import Rules
 from autoplay.solver.analysis import Analysis, analyze_position
-from autoplay.solver.deduce import cheap_deductions
+from autoplay.solver.deduce import cheap_deductions, check_deduction
 from autoplay.solver.guess import DEFAULT_DEPTH, GuessChoice, choose_guess
 from autoplay.solver.position import Position, read_position
 from autoplay.solver.record import Record
@@ -102,6 +102,11 @@ def choose_move(
     how many moves a guess looks ahead (2, or 3 for close calls; see :mod:`guess`).
     ``opened``: covered-looking cells known to be open, played as safe cells with no number
     (:func:`~autoplay.solver.position.read_position`).
+
+    Raises :class:`~autoplay.errors.ContradictionError` for a board no placement of mines explains, also where a
+    cheap rule found moves first (:func:`~autoplay.solver.deduce.check_deduction`): a board read from the screen
+    can hold a misread number, and nothing is acted on until it is read again.  The simulator enters at
+    :func:`decide_position`, whose boards are true, and pays for no such check.
     """
     started = time.perf_counter()
     if mines is None:
@@ -110,7 +115,13 @@ def choose_move(
         move = first_move(board.rows, board.cols, rules)
         return Decision([move], rules.first_click == "none", None, f"first move: rule {rules.first_click!r}")
     pos = read_position(board, opened)
-    return decide_position(pos, mines, time_limit=time_limit, started=started, depth=depth)
+    decision = decide_position(pos, mines, time_limit=time_limit, started=started, depth=depth)
+    if decision.analysis is None and decision.moves:  # a cheap rule's answer: checked against every number
+        cols = pos.cols
+        safe = {m.row * cols + m.col for m in decision.moves if m.action == "reveal"}
+        proven = {m.row * cols + m.col for m in decision.moves if m.action == "flag"}
+        check_deduction(pos, safe, proven, None if mines is None else mines - len(pos.known_mines))
+    return decision
 
 
 def decide_position(

@@ -278,6 +278,32 @@ def test_a_0_persistently_beside_a_covered_reading_is_played_around_not_stopped_
     assert not [c for c in backend.clicks if x0 <= c[0] < x1 and y0 <= c[1] < y1][1:]  # never clicked after
 
 
+def test_a_contradiction_read_twice_is_played_around_without_its_numbers():
+    """A number misread the same way twice makes the board impossible (Firefox, look 14138: a 4 read as a 1): its
+    numbers are played as unread cells, known open and never clicked, and the game goes on instead of stopping."""
+    table = FakeTable(9, 9, 10, seed=3)
+    player, backend = make_player(table)
+    real_solve = player.solve
+    refused: list[tuple[int, int]] = []
+    clicks_then: list[int] = []
+
+    def solve_refusing_one_number(board, *, opened=()):
+        numbers = [divmod(i, board.cols) for i, c in enumerate(board.cells) if c in "12345678"]
+        if not refused and numbers:
+            refused.append(numbers[0])
+        if refused and board[refused[0]] in "012345678":
+            clicks_then.append(len(backend.clicks))
+            raise ContradictionError("the number would have 2 mines around it", refused)
+        assert not refused or refused[0] in opened  # known open: played as a safe cell without its number
+        return real_solve(board, opened=opened)
+
+    player.solve = solve_refusing_one_number
+    result = player.play_game(1)
+    assert result.result in ("won", "lost") and result.rereads == 1 and len(clicks_then) == 2
+    x0, y0, x1, y1 = player.grid.cell_rect(*refused[0])
+    assert not [c for c in backend.clicks[clicks_then[0] :] if x0 <= c[0] < x1 and y0 <= c[1] < y1]
+
+
 def test_persistent_contradiction_stops_without_clicking():
     table = FakeTable(9, 9, 10, seed=3)
     player, backend = make_player(table)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from autoplay.board.model import Board
 from autoplay.errors import ContradictionError
 from autoplay.solver import analyze, choose_move
+from tests.solver.brute import brute_force, random_position
 
 
 def rows(*lines: str, mines: int | None = None) -> Board:
@@ -67,3 +70,46 @@ def test_too_many_mines_for_the_cells():
 def test_choose_move_reports_contradictions_too():
     with pytest.raises(ContradictionError):
         choose_move(rows("1F", "F."))
+
+
+def test_cheap_rules_do_not_act_on_a_board_with_a_misread_number():
+    """Firefox, look 14138 (the top left of the recorded board): a 4 at (4,1) read as a 1.  The 2 at (4,2) proves
+    (5,1) and (5,2) mines by itself; both touch the "1", so no placement exists, and the single-number rule's flags
+    are refused before any is pressed."""
+    board = rows(
+        "..........",
+        "..........",
+        ".1111.....",
+        ".1001122..",
+        ".1210001..",
+        "...22111..",
+        "..........",
+    )
+    with pytest.raises(ContradictionError, match="would have 2 mines around it") as err:
+        choose_move(board)
+    assert {(4, 1), (4, 2), (5, 1), (5, 2)} <= set(err.value.cells)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_number_changed_by_one_is_refused_only_when_nothing_explains_it(seed):
+    """One number of a true board read one off: a refusal always names a board brute force cannot explain."""
+    rng = random.Random(seed)
+    refused = explained = 0
+    for _ in range(80):
+        board = random_position(rng, max_unknown=10, flags=rng.random() < 0.5)
+        numbers = [i for i, ch in enumerate(board.cells) if ch.isdigit()]
+        if not numbers:
+            continue
+        i = rng.choice(numbers)
+        value = int(board.cells[i]) + rng.choice((-1, 1))
+        if not 0 <= value <= 8:
+            continue
+        misread = Board(board.rows, board.cols, (*board.cells[:i], str(value), *board.cells[i + 1 :]), board.mines)
+        try:
+            choose_move(misread, None)
+        except ContradictionError:
+            assert brute_force(misread, misread.mines)[0] == 0
+            refused += 1
+        else:
+            explained += 1
+    assert refused and explained
