@@ -42,6 +42,7 @@ from autoplay.errors import ContradictionError, ControlError, UnreadableBoardErr
 from autoplay.insight.speed import speed_figures
 from autoplay.outputs import run_folder
 from autoplay.play.board_place import AreaScreen, BoardLost, PressedAstray, astray, in_place, still_in_place
+from autoplay.play.end_rhythm import EndRhythm
 from autoplay.play.final_board import (
     every_safe_cell_open,
     mines_accounted,
@@ -154,6 +155,9 @@ class PlayerSettings:
     #: ... but never longer than this in all: ten of gnome-mines' learnt redraw waits (~0.1 s) were a second a
     #: game, while the longest still spell inside an end seen, between sgt-mines' two red flashes, is ~130 ms
     final_wait: float = 0.35
+    #: ... and this long for a kind of end (won, lost) seen unchanged through the long wait before, this session
+    #: (:mod:`autoplay.play.end_rhythm`): four of gnome-mines' redraw waits.
+    final_wait_learnt: float = 0.1
     dry_run: bool = False
     #: Whether certain flags are pressed; when not, the mines are kept in mind (:mod:`autoplay.play.kept_flags`).
     #: True here, whatever the rules; ``autoplay play`` (``--flags needed``, its default) presses them only where the
@@ -434,6 +438,7 @@ class Player:
         watch = getattr(screen, "damage", None)
         self.damage = DamageRhythm(watch) if isinstance(watch, DamageWatch) else None
         self.settled_by_damage = False  # whether the last frame was taken on the damage reports' word
+        self.end_rhythm = EndRhythm(self.settings.final_wait, self.settings.final_wait_learnt)
         #: ``play --learn``'s naming of unknown tiles while a game goes on: True when it learned some and
         #: the player now reads them.
         self.learn_during_game: Callable[[UnknownInPlay], bool] | None = None
@@ -568,13 +573,14 @@ class Player:
                 raise
             self.screen.check(board)
 
-    def end_patience(self, wait: float) -> float:
+    def end_patience(self, wait: float, state: str) -> float:
         """How many redraw waits of ``wait`` seconds the final board must stay unchanged: ``final_patience``, at
-        most ``final_wait`` seconds in all, never less than one wait."""
+        most what the session has learnt an end of kind ``state`` needs in all (``final_wait`` at first), never
+        less than one wait."""
         s = self.settings
-        return max(1.0, min(s.final_patience, s.final_wait / wait)) if wait > 0 else s.final_patience
+        return max(1.0, min(s.final_patience, self.end_rhythm.wait(state) / wait)) if wait > 0 else s.final_patience
 
-    def settle_end(self, frame: np.ndarray) -> tuple[Settled, float]:
+    def settle_end(self, frame: np.ndarray, state: str) -> tuple[Settled, float]:
         """The board that shows the game's end, once it has stayed unchanged for long (a flash, a popup fading in).
 
         Where the server reports damage, ``frame`` (the end just read) is the baseline: no report on the board
@@ -583,9 +589,12 @@ class Player:
         """
         damage = self.damage
         if damage is not None and damage.usable and not damage.learning and self.grid is not None:
-            patience = self.end_patience(damage.quiet)
-            return self.settle(frame, patience=patience, change_timeout=patience * damage.quiet)
-        return self.settle(patience=self.end_patience(self.quiet))
+            patience = self.end_patience(damage.quiet, state)
+            settled = self.settle(frame, patience=patience, change_timeout=patience * damage.quiet)
+        else:
+            settled = self.settle(patience=self.end_patience(self.quiet, state))
+        self.end_rhythm.heard(state, settled[0].changed)
+        return settled
 
     def still_drawing(self) -> None:
         """The board changed after it had stayed unchanged for ``quiet`` seconds: the game draws in longer steps.
@@ -1209,7 +1218,7 @@ class _GameInProgress:
         """
         if not self.final_checked:
             self.final_checked = True
-            settled, self.grabbing = self.player.settle_end(self.frame)
+            settled, self.grabbing = self.player.settle_end(self.frame, state)
             self.frame, self.waited = settled.frame, settled.waited
             return
         if state == UNDECIDED:  # the settled frame read again for what the last guess's cell can show

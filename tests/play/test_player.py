@@ -1284,9 +1284,25 @@ def test_a_guess_that_opens_a_tile_nearest_a_mine_ends_the_game_undecided_though
 
 def test_the_end_board_waits_ten_redraw_waits_but_never_longer_than_final_wait():
     player, _ = make_player(FakeTable(9, 9, 10, seed=1), final_wait=0.35)
-    assert player.end_patience(0.008) == 10.0  # a quick game (xdemineur's 8 ms): ten waits, 80 ms
-    assert player.end_patience(0.1) * 0.1 == pytest.approx(0.35)  # gnome-mines' learnt wait: ten were a second
-    assert player.end_patience(0.5) == 1.0  # a wait already longer than final_wait: one of it
+    assert player.end_patience(0.008, "won") == 10.0  # a quick game (xdemineur's 8 ms): ten waits, 80 ms
+    assert player.end_patience(0.1, "won") * 0.1 == pytest.approx(0.35)  # gnome-mines' learnt wait: ten were a second
+    assert player.end_patience(0.5, "won") == 1.0  # a wait already longer than final_wait: one of it
+
+
+def test_an_end_seen_unchanged_twice_is_waited_for_the_short_time_and_one_that_changed_the_long_one():
+    """gnome-mines draws nothing after its end, and 0.35 s a game went on waiting for it; sgt-mines flashes."""
+    from autoplay.play.end_rhythm import LEARN_ENDS
+
+    table = FakeTable(9, 9, 10, seed=1)
+    player, _ = make_player(table, final_wait=0.35, final_wait_learnt=0.1)
+    quiet = 0.025
+    assert player.end_patience(quiet, "won") * quiet == pytest.approx(0.25)  # ten waits: under final_wait
+    for _ in range(LEARN_ENDS):
+        player.settle_end(table.grab(), "won")  # the fake table's picture does not change
+    assert player.end_patience(quiet, "won") * quiet == pytest.approx(0.1)
+    assert player.end_patience(quiet, "lost") * quiet == pytest.approx(0.25)  # losses are learnt on their own
+    player.end_rhythm.heard("won", changed=True)  # one end that went on drawing: the long wait again
+    assert player.end_patience(quiet, "won") * quiet == pytest.approx(0.25)
 
 
 def test_where_damage_is_reported_the_end_board_stands_once_nothing_was_drawn_for_the_patience():
@@ -1301,7 +1317,7 @@ def test_where_damage_is_reported_the_end_board_stands_once_nothing_was_drawn_fo
     player.damage = DamageRhythm(watch)  # type: ignore[arg-type]
     player.damage.confirmed, player.damage.quiet = LEARN_SAMPLES, 0.008
     frame = table.grab()
-    settled, _ = player.settle_end(frame)
+    settled, _ = player.settle_end(frame, "won")
     assert watch.quiet == [pytest.approx(0.08)]  # ten of xdemineur's 8 ms, not ten of the pixels' 35 ms
     assert not settled.changed and np.array_equal(settled.frame, frame)
 
