@@ -189,6 +189,10 @@ class GameResult:
     final_unknown: list[tuple[int, int]] = field(default_factory=list)
     # the end was read from the last guess's cell among what it could show (a tile the skin had not seen so)
     end_read_among: bool = False
+    #: Cells whose reading the rules refused this game (a number beside more proven mines than it says, a
+    #: contradiction read twice, a number that changed by itself): played as unread, never acted on.  Each is a
+    #: misread caught, or a page caught mid-paint twice; counted so that no summary hides them.
+    refused_readings: int = 0
     # For ``play --learn`` (not in to_dict): the cells played as covered, and the final frame and its grid.
     unknown_seen: set[tuple[int, int]] = field(default_factory=set, repr=False)
     # Cells this game flagged (the player flags only cells it proved mines), and how the first few of them
@@ -228,6 +232,7 @@ class GameResult:
             "dialogs_closed": self.dialogs_closed,
             "final_unknown": [list(cell) for cell in self.final_unknown],
             **({"end_read_among": True} if self.end_read_among else {}),
+            **({"refused_readings": self.refused_readings} if self.refused_readings else {}),
         }
 
 
@@ -710,6 +715,7 @@ class Player:
                 game.step()
         finally:
             game.result.seconds = time.perf_counter() - started
+            game.result.refused_readings = len(game.suspects)
         self.in_progress = None
         self.dialogs_closed = 0  # the next game (and the start of it) has a budget of its own
         return game.result

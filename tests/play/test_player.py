@@ -300,6 +300,7 @@ def test_a_contradiction_read_twice_is_played_around_without_its_numbers():
     player.solve = solve_refusing_one_number
     result = player.play_game(1)
     assert result.result in ("won", "lost") and result.rereads == 1 and len(clicks_then) == 2
+    assert result.refused_readings == 1 and result.to_dict()["refused_readings"] == 1  # reported, not hidden
     x0, y0, x1, y1 = player.grid.cell_rect(*refused[0])
     assert not [c for c in backend.clicks[clicks_then[0] :] if x0 <= c[0] < x1 and y0 <= c[1] < y1]
 
