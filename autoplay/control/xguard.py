@@ -234,13 +234,13 @@ class X11Guard:
         """The game's answer to a ``_NET_WM_PING`` (see :mod:`autoplay.control.xping`): seconds, or None."""
         from Xlib.error import XError
 
-        from autoplay.control.xping import NoAnswer, ping
+        from autoplay.control.xping import NoAnswer, WindowGone, ping
 
         try:
             return ping(self.x.name, self.window_id, timeout)
         except NoAnswer as exc:
             raise GameNotResponding(str(exc)) from None
-        except XError:
+        except (XError, WindowGone):
             raise WindowClosed("the window was closed") from None
 
     def dismiss(self, cover: BoardCovered, timeout: float = 2.0, attempts: int = 3) -> bool:

@@ -26,10 +26,21 @@ class NoAnswer(ControlError):
     """The client did not answer the ping within the time allowed (frozen, hung, or starved of CPU)."""
 
 
+class WindowGone(ControlError):
+    """The window went away while its client was asked (the game died): no answer is coming."""
+
+
+#: How often the wait for an answer asks the server whether the window is still there (a window destroyed before
+#: the ping was sent reports nothing on the root).
+LOOK_EVERY = 0.25
+
+
 def ping(display: str | None, window_id: int, timeout: float) -> float | None:
     """Seconds until the client of ``window_id`` answered a ``_NET_WM_PING``; None if it takes no pings.
 
-    Raises :class:`NoAnswer` after ``timeout`` seconds without an answer.  A connection of its own,
+    Raises :class:`NoAnswer` after ``timeout`` seconds without an answer, and :class:`WindowGone` as soon as the
+    window is destroyed or unmapped meanwhile: a game killed just after the ping was sent once held play for the
+    whole 30 s and then stopped it as "frozen", where its window had closed.  A connection of its own,
     closed at once, listens on the root for the answer, so no other connection collects the root's
     structure events.
     """
@@ -53,14 +64,19 @@ def ping(display: str | None, window_id: int, timeout: float) -> float | None:
         )
         window.send_event(message, event_mask=0)  # mask 0: to the client that made the window
         conn.flush()
-        started = time.monotonic()
+        started = last_look = time.monotonic()
         while True:
             while conn.pending_events():
                 answer = conn.next_event()
+                if answer.type in (X.DestroyNotify, X.UnmapNotify) and answer.window.id == window_id:
+                    raise WindowGone("the window was closed")
                 if answer.type == X.ClientMessage and answer.client_type == protocols_atom:
                     _format, data = answer.data
                     if data[0] == ping_atom and data[1] == stamp:
                         return time.monotonic() - started
+            if time.monotonic() - last_look >= LOOK_EVERY:
+                window.get_geometry()  # BadDrawable once the window is gone: an XError for the caller
+                last_look = time.monotonic()
             left = timeout - (time.monotonic() - started)
             if left <= 0:
                 raise NoAnswer(f"the game did not answer for {timeout:.0f} s (frozen or hung?)")
