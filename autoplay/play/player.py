@@ -190,8 +190,9 @@ class GameResult:
     # the end was read from the last guess's cell among what it could show (a tile the skin had not seen so)
     end_read_among: bool = False
     #: Cells whose reading the rules refused this game (a number beside more proven mines than it says, a
-    #: contradiction read twice, a number that changed by itself): played as unread, never acted on.  Each is a
-    #: misread caught, or a page caught mid-paint twice; counted so that no summary hides them.
+    #: contradiction read twice, a number that changed by itself) or whose press never showed: played as unread,
+    #: never acted on.  Each is a misread caught, a page caught mid-paint twice, or a lost press; counted so that
+    #: no summary hides them.
     refused_readings: int = 0
     # For ``play --learn`` (not in to_dict): the cells played as covered, and the final frame and its grid.
     unknown_seen: set[tuple[int, int]] = field(default_factory=set, repr=False)

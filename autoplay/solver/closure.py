@@ -21,7 +21,7 @@ from dataclasses import replace
 from autoplay.board.model import Board
 from autoplay.errors import ContradictionError
 from autoplay.solver.decide import Decision, Move
-from autoplay.solver.deduce import cheap_deductions
+from autoplay.solver.deduce import cheap_deductions, check_deduction
 from autoplay.solver.position import Constraint, Position, read_position, useful_constraints
 
 #: Rounds of the cheap rules after the batch; each round must find a new mine or safe cell, so a board's cells
@@ -40,16 +40,14 @@ def decided(pos: Position, safe: set[int], mines: set[int]) -> Position:
     >>> decided(pos, set(), {0})
     Position(rows=1, cols=3, unknown=(2,), known_mines=(0,), constraints=(Constraint(cell=1, unknowns=(2,), mines=0),))
     """
+    check_deduction(pos, safe, mines)  # the same check choose_move makes of a cheap rule's cells
     both = safe | mines
-    reduced = []
-    for con in pos.constraints:
-        rest = tuple(j for j in con.unknowns if j not in both)
-        need = con.mines - sum(1 for j in con.unknowns if j in mines)
-        if need < 0 or need > len(rest):
-            raise ContradictionError(
-                f"the number at {pos.coord(con.cell)} cannot hold the batch's mines", [pos.coord(con.cell)]
-            )
-        reduced.append(Constraint(con.cell, rest, need))
+    reduced = [
+        Constraint(
+            con.cell, tuple(j for j in con.unknowns if j not in both), con.mines - sum(j in mines for j in con.unknowns)
+        )
+        for con in pos.constraints
+    ]
     return Position(
         pos.rows,
         pos.cols,
