@@ -25,7 +25,7 @@ from autoplay.control.window_query import WindowQuery
 from autoplay.control.xserver import VirtualDisplay
 from autoplay.errors import ControlError, UnreadableBoardError
 from autoplay.play.live import vision_decoder
-from autoplay.play.portable import BoardChangedError, ScreenArea, connect_portable
+from autoplay.play.portable import BoardChangedError, PortableScreen, ScreenArea, connect_portable
 from autoplay.vision import Grid, Skin, load_skin, locate_grid
 from tests.e2e.test_window_finding import Maker
 from tests.e2e.xrecord import ButtonPresses
@@ -62,6 +62,23 @@ def board_after_redraw(rect: tuple[int, int, int, int], display: str, skin: Skin
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
+
+
+def connect_when_drawn(display: str, skin: Skin, timeout: float = 10.0) -> tuple[ScreenArea, PortableScreen]:
+    """The portable screen's first look at the board, once the game has drawn it: on a busy machine (tests run in
+    parallel) a just-launched or just-moved window can show its frame before its board; a board never drawn
+    still fails, after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            area, screen = connect_portable(display, WindowQuery(), skin, (1.0, 1.0))
+        except ControlError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+            continue
+        assert isinstance(area, ScreenArea)
+        return area, screen
 
 
 def run_portable(display: str, args: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
@@ -119,8 +136,8 @@ def test_the_board_check_before_each_batch_sees_a_moved_and_a_covered_window(tmp
         launch_game("gnome-mines", server.name, preset="expert", workdir=tmp_path / "game") as game,
     ):
         skin = load_skin("gnome-mines")
-        first, screen = connect_portable(server.name, WindowQuery(), skin, (1.0, 1.0))
-        assert isinstance(first, ScreenArea) and game.window.rect[:2] == (0, 0)
+        first, screen = connect_when_drawn(server.name, skin)
+        assert game.window.rect[:2] == (0, 0)
         before = (first.x + screen.board.rect[0], first.y + screen.board.rect[1])
         screen.grab()
         screen.check()  # nothing changed: no error
@@ -130,15 +147,7 @@ def test_the_board_check_before_each_batch_sees_a_moved_and_a_covered_window(tmp
         with pytest.raises(BoardChangedError):
             screen.check()
 
-        deadline = time.monotonic() + 10.0  # on a busy machine the moved window may not be redrawn yet
-        while True:
-            try:
-                area, screen = connect_portable(server.name, WindowQuery(), skin, (1.0, 1.0))
-                break
-            except ControlError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
+        area, screen = connect_when_drawn(server.name, skin)
         after = (area.x + screen.board.rect[0], area.y + screen.board.rect[1])
         assert (after[0] - before[0], after[1] - before[1]) == (90, 60)  # found again at its new place
         screen.grab()

@@ -84,7 +84,7 @@ import autoplay.control.window as x11
 import autoplay.play.watch as watch
 from tests.play.watch_fakes import FramesWindow
 
-frames = FramesWindow(float(sys.argv[1]) if len(sys.argv) > 1 else 0.15)
+frames = FramesWindow(float(sys.argv[1])) if len(sys.argv) > 1 else FramesWindow()
 x11.find_window = lambda *args, **kwargs: None
 watch.WatchedWindow = lambda window, display: frames
 from autoplay.cli.main import main

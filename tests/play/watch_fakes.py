@@ -17,11 +17,14 @@ from typing import Any
 import numpy as np
 
 from autoplay.control.window import WindowGoneError
+from autoplay.play.watch import MAX_QUIET
 from autoplay.vision import decode_frame, load_skin, read_image
 
 FRAMES = Path(__file__).resolve().parents[1] / "fixtures" / "watch"
-#: Seconds each frame stays on show from its first grab: many settle intervals, and time for the coach.
-SHOWN_FOR = 0.15
+#: Seconds each frame stays on show from its first grab: longer than the longest quiet spell the watcher may
+#: learn to wait for (a grab late on a loaded machine looks like a slow game's redraw), so no frame is passed
+#: over while the watcher waits for the one before it to settle, and time for the coach.
+SHOWN_FOR = 1.5 * MAX_QUIET
 
 
 def load_steps() -> list[dict[str, Any]]:
