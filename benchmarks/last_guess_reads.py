@@ -77,7 +77,10 @@ def judge(skin: Skin, label: str, tile: np.ndarray) -> tuple[str, list[str]]:
     else:
         forgiving_verdict = "right" if str(forgiving.labels[0]) == label else "wrong"
     known_digits = sorted(set(skin.templates) & set(DIGITS) - {"0"})
-    pairs = [label] if label in DIGITS else known_digits
+    # The exploded mine is also read against a number the skin has never seen (the last guess's cell would show
+    # that number if safe): the numbers the skin knows then stand in for it, and must not take a mine for one.
+    never_seen = [d for d in DIGITS[1:] if d not in skin.templates][:1]
+    pairs = [label] if label in DIGITS else known_digits + never_seen
     truth = "won" if label in DIGITS else "lost"
     verdicts = []
     for digit in pairs:

@@ -6,7 +6,8 @@ mine and the game is lost on it.  If the skin cannot read the end elsewhere (a f
 the only witness, and play used to end such a game "undecided".  Knowing the only two things the cell can show,
 the frame is read again for just those (:func:`autoplay.vision.among.read_among`): a look of the exploded mine the
 skin has seen at another sub-pixel place, or the number drawn a little otherwise, is then near enough to tell.  A
-tile unlike both (a number the skin has never seen in any look) leaves the game undecided, as before.
+number the skin has never seen in any look is stood in for by the numbers it knows (a digit on the opened tile,
+much nearer to them than to a mine); a tile near neither leaves the game undecided, as before.
 
 >>> board = Board.from_rows(["1.", "1."], mines=1)
 >>> last_guess_outcomes(board, [(1, 1)], [])

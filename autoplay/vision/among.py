@@ -10,6 +10,13 @@ are nearest (both blurred, the grid moved by up to a pixel, as for tiles drawn a
 :func:`autoplay.vision.rescaled.label_distances`) when that distance is at most ``SHARE`` of the distance to the
 nearest template of anything else, another outcome or any other label the skin knows.  A tile never seen in any
 look (a 6 the first time one shows) is about as near other labels as to any outcome, so it stays unread.
+
+An outcome shown only by numbers the skin has no template of (the last safe cell's 7, when no game of this look
+has shown a 7) is stood in for by every number the skin knows: a number is drawn as the others are, a digit on
+the opened tile, so a cell much nearer to some number than to a mine and to every other label shows a number.
+It is still unread unless it is that near; and a mine the skin has seen is nearer to its own templates than to
+any number (``benchmarks/last_guess_reads.py``: no exploded mine over 80 skins of the web page was taken for a
+number never seen).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from collections.abc import Collection, Mapping
 
 import numpy as np
 
+from autoplay.board.model import DIGITS
 from autoplay.vision.grid import Grid
 from autoplay.vision.rescaled import SHARE, label_distances
 from autoplay.vision.skin import Skin
@@ -40,14 +48,27 @@ def read_among(
     """
     names, distances = label_distances(image, grid, skin, np.array([cell[0] * grid.cols + cell[1]]))
     by_label = dict(zip(names.tolist(), distances[0].tolist(), strict=True))
+    known_numbers = "".join(label for label in DIGITS if label in by_label)
+    shown_by = {name: stand_ins(labels, by_label, known_numbers) for name, labels in outcomes.items()}
     near = {
         name: min((by_label[label] for label in labels if label in by_label), default=np.inf)
-        for name, labels in outcomes.items()
+        for name, labels in shown_by.items()
     }
-    claimed = {label for labels in outcomes.values() for label in labels}
+    claimed = {label for labels in shown_by.values() for label in labels}
     rest = min((d for label, d in by_label.items() if label not in claimed), default=np.inf)
     best = min(near, key=near.__getitem__)
     runner_up = min([rest, *(d for name, d in near.items() if name != best)])
     if not np.isfinite(near[best]) or near[best] > SHARE * runner_up:
         return None
     return best
+
+
+def stand_ins(labels: Collection[str], known: Collection[str], known_numbers: str) -> Collection[str]:
+    """``labels``, or the numbers the skin knows when ``labels`` are numbers none of which it has a template of.
+
+    >>> stand_ins("7", {"1", "2", "X"}, "12"), stand_ins("2", {"1", "2", "X"}, "12"), stand_ins("*X", {"1"}, "1")
+    ('12', '2', '*X')
+    """
+    if labels and all(label in DIGITS and label not in known for label in labels):
+        return known_numbers
+    return labels

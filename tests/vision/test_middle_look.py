@@ -9,6 +9,7 @@ and none wrong.  The skins are those ``calibrate --live`` made at 100% (tests/fi
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -17,6 +18,7 @@ import autoplay.vision.retry as retry
 from autoplay.board.textformat import read_board
 from autoplay.errors import UnreadableBoardError
 from autoplay.vision import decode_frame, load_skin, read_image
+from autoplay.vision.among import read_among
 
 from .conftest import FIXTURES
 
@@ -66,3 +68,25 @@ def test_a_game_in_progress_reads_right_and_leaves_only_numbers_never_taught_unr
     assert wrong == []
     assert {truth.cells[i] for i in np.flatnonzero(unread)} <= set("456")
     assert unread_without_the_middle_look(image, skin, monkeypatch) > unread.sum()
+
+
+def test_numbers_never_taught_read_as_numbers_among_a_last_guess_s_outcomes():
+    """A last guess's cell can show its number or a mine.  The 4, 5 and 6 of the game in progress are numbers this
+    skin never saw: the numbers it knows stand in for them, so each reads as its number, not as a mine; and the
+    exploded mine taught at 100%, drawn in the page at 150%, still reads as a mine against a number never seen."""
+    skin = load_skin("web-11147", TAUGHT)
+    image = read_image(WEB / "firefox150_look11147_mid.png")
+    truth = read_board(WEB / "firefox150_look11147_mid.txt")
+    decoded = decode_frame(image, skin)
+    unread = [tuple(map(int, rc)) for rc in decoded.unreadable]
+    assert unread and all(truth[rc] in "456" for rc in unread)
+    assert [decoded.read_among(rc, {"won": truth[rc], "lost": "*X"}) for rc in unread] == ["won"] * len(unread)
+
+    exploded = skin.templates["X"][0]
+    pitch = float(np.mean(decoded.grid.pitch))
+    big = cv2.resize(exploded, (round(pitch), round(pitch)), interpolation=cv2.INTER_LINEAR)
+    row, col = unread[0]
+    shown = image.copy()
+    x, y = (int(round(v)) for v in (decoded.grid.xs[col], decoded.grid.ys[row]))
+    shown[y : y + big.shape[0], x : x + big.shape[1]] = big
+    assert read_among(shown, decoded.grid, skin, (row, col), {"won": "7", "lost": "*X"}) == "lost"
