@@ -63,7 +63,7 @@ from autoplay.play.fresh_looks import (
 from autoplay.play.kept_flags import split_flags, with_kept_flags
 from autoplay.play.last_guess import last_guess_outcomes, read_last_guess
 from autoplay.play.proven_open import KnownOpen, UnknownInPlay, known_open, proven_opened
-from autoplay.play.reading import grid_may_have_slipped, in_one_line
+from autoplay.play.reading import grid_may_have_slipped, in_one_line, numbers_kept
 from autoplay.play.recorder import Recorder
 from autoplay.play.redraw import DAMAGE_CEILING, DamageRhythm, poll_board
 from autoplay.solver.decide import Decision, Move
@@ -537,7 +537,9 @@ class Player:
             try:
                 fresh = self.decode(frame, None)
             except UnreadableBoardError as exc:
-                if moved and many:  # not where it was, and found nowhere else (scrolled partly out of view?)
+                # not where it was, and found nowhere else (scrolled partly out of view?) -- unless the old grid
+                # still shows every number read there: then the page around it changed by itself (a game's end)
+                if moved and many and not numbers_kept(self.last_board, decoded.board, unread_cells):
                     self.board_moved = True  # still to be found: the next frame is located afresh too
                     raise BoardLost(f"the page moved the board and it cannot be located again: {exc}") from None
                 fresh = None

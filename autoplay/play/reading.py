@@ -92,3 +92,35 @@ def grid_may_have_slipped(last: Board | None, unread: Collection[tuple[int, int]
         return True
     covered = sum(1 for ch in last.cells if ch == HIDDEN)
     return sum(1 for r, c in unread if last[r, c] == HIDDEN) * 2 > covered
+
+
+#: Numbers read before that must still read the same on the old grid for it to count as not moved.
+KEPT_NUMBERS = 10
+#: Share of the numbers read before that must read the same now (a few may sit under something drawn at the end).
+KEPT_SHARE = 0.9
+
+
+def numbers_kept(last: Board | None, now: Board, unread: Collection[tuple[int, int]]) -> bool:
+    r"""Whether the board read on the old grid still shows the numbers read there before: it has not moved.
+
+    Why: the page around a board can change for reasons of the game's own (at a page's 125% a corner tile that
+    explodes draws a pixel past the located edge), and a finished board with few covered tiles left may be found
+    nowhere afresh (opened tiles with no outline give no lattice).  A board that really moved, even by whole cells,
+    shows other numbers (or none) where the old grid looks; one that did not keeps them all.  At least
+    ``KEPT_NUMBERS`` of them, ``KEPT_SHARE`` of those read before read the same, and none reads otherwise.
+
+    >>> last = Board.from_text("1221" * 3 + "\n" + "...." * 3 + "\n")
+    >>> numbers_kept(last, Board.from_text("1221" * 3 + "\n" + "*..*" * 3 + "\n"), [])
+    True
+    >>> numbers_kept(last, Board.from_text("2211" * 3 + "\n" + "...." * 3 + "\n"), [])  # moved by a cell
+    False
+    >>> numbers_kept(last, last, [(0, c) for c in range(4)])  # a third of them unread
+    False
+    """
+    if last is None or (last.rows, last.cols) != (now.rows, now.cols):
+        return False
+    unread = set(unread)
+    before = [(i, ch) for i, ch in enumerate(last.cells) if ch in DIGITS]
+    same = sum(1 for i, ch in before if divmod(i, now.cols) not in unread and now.cells[i] == ch)
+    other = sum(1 for i, ch in before if divmod(i, now.cols) not in unread and now.cells[i] != ch)
+    return len(before) >= KEPT_NUMBERS and other == 0 and same >= KEPT_SHARE * len(before)

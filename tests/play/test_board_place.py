@@ -132,6 +132,46 @@ def test_a_moved_board_found_nowhere_stops_with_exit_4():
     assert lost.value.exit_code == 4 and player.board_moved  # the next frame is located afresh too
 
 
+def test_a_board_found_nowhere_whose_numbers_stay_put_has_not_moved():
+    """A game's end drew past the board's edge (a corner tile exploding at 125%) and showed tiles the skin does not
+    know, and the finished board, opened wide, is found nowhere afresh: the old grid still shows every number read
+    there, so the board is read there instead of stopping with exit 4.  Moved by one cell, it stops."""
+    table = FakeTable(9, 9, 10, seed=1)
+    table.game.reveal(4, 4)
+    located: list[bool] = []
+    solve = partial(choose_move, mines=table.mines, rules=table.rules, time_limit=0.5)
+    player = Player(table, Mouse(FakeBackend(table), guard=FakeGuard(table)), reader(table, located), solve)
+    before = player.read(table.grab()).board
+    assert sum(ch in "12345678" for ch in before.cells) >= 10
+
+    def end_drawn(frame, grid):
+        located.append(grid is None)
+        if grid is None:
+            raise UnreadableBoardError("no Minesweeper board found on the image (no grid of tiles)")
+        decoded = table.decode(frame, grid)
+        decoded.unreadable = [divmod(i, table.cols) for i, ch in enumerate(decoded.board.cells) if ch == "."]
+        return decoded
+
+    player.decode = end_drawn
+    frame = table.grab()
+    x0, y0, _, _ = table.grid.rect
+    frame[y0 - 2, x0 : x0 + 5] = 7  # past the located edge: the page around the board changed
+    decoded = player.read(frame)
+    assert located[-1] is True and not player.board_moved  # looked for afresh, found nowhere, and kept
+    assert decoded.board.cells == before.cells
+
+    def one_cell_over(frame, grid):
+        decoded = end_drawn(frame, grid)
+        decoded.board = before.replace({(r, c): before[r, (c + 1) % table.cols] for r in range(9) for c in range(9)})
+        return decoded
+
+    player.decode = one_cell_over
+    frame = frame.copy()
+    frame[y0 - 2, x0 : x0 + 5] = 9
+    with pytest.raises(BoardLost, match="cannot be located again"):
+        player.read(frame)
+
+
 def test_presses_astray_are_told_from_their_cascades_and_flags():
     from autoplay.board.textformat import parse_board
     from autoplay.play.board_place import astray
