@@ -136,7 +136,7 @@ def audit_session(recording_dir: Path, clone_log: Path, audit: TruthAudit) -> No
         if game.game in truth_by_game and isinstance(text, str):
             unknown = {(int(r), int(c)) for r, c in game.details.get("final_unknown") or []}
             where = f"{recording_dir.name} game {game.game} final board"
-            audit_board(Board.from_text(text), unknown, truth_by_game[game.game], where, audit)
+            audit_board(final_board(text, unknown), unknown, truth_by_game[game.game], where, audit)
     first_board = {}
     for decision in recording.decisions:
         first_board.setdefault(decision.game, decision.board)
@@ -156,6 +156,17 @@ def audit_session(recording_dir: Path, clone_log: Path, audit: TruthAudit) -> No
                 audit.replay_differing.append(
                     f"{recording_dir.name} game {game.game}: game {logged}, simulated {'won' if won else 'lost'}"
                 )
+
+
+def final_board(text: str, unknown: set[tuple[int, int]]) -> Board:
+    """A game's recorded final board with its ``unknown`` cells covered: play writes its best guess of an unread cell
+    there (a corner read as a 6 once), which is no reading and may be no board at all."""
+    lines = text.splitlines()
+    header = [line for line in lines if "=" in line]
+    rows = [list(line) for line in lines if line and "=" not in line]
+    for r, c in unknown:
+        rows[r][c] = "."
+    return Board.from_text("\n".join([*header, *("".join(row) for row in rows)]) + "\n")
 
 
 def audit_board(
