@@ -48,8 +48,7 @@ def read_among(
     """
     names, distances = label_distances(image, grid, skin, np.array([cell[0] * grid.cols + cell[1]]))
     by_label = dict(zip(names.tolist(), distances[0].tolist(), strict=True))
-    known_numbers = "".join(label for label in DIGITS if label in by_label)
-    shown_by = {name: stand_ins(labels, by_label, known_numbers) for name, labels in outcomes.items()}
+    shown_by = {name: stand_ins(labels, by_label) for name, labels in outcomes.items()}
     near = {
         name: min((by_label[label] for label in labels if label in by_label), default=np.inf)
         for name, labels in shown_by.items()
@@ -63,12 +62,12 @@ def read_among(
     return best
 
 
-def stand_ins(labels: Collection[str], known: Collection[str], known_numbers: str) -> Collection[str]:
-    """``labels``, or the numbers the skin knows when ``labels`` are numbers none of which it has a template of.
+def stand_ins(labels: Collection[str], known: Collection[str]) -> Collection[str]:
+    """``labels``, or the numbers among ``known`` (the skin's labels) when ``labels`` are numbers it has no template of.
 
-    >>> stand_ins("7", {"1", "2", "X"}, "12"), stand_ins("2", {"1", "2", "X"}, "12"), stand_ins("*X", {"1"}, "1")
+    >>> stand_ins("7", {"1", "2", "X"}), stand_ins("2", {"1", "2", "X"}), stand_ins("*X", {"1"})
     ('12', '2', '*X')
     """
     if labels and all(label in DIGITS and label not in known for label in labels):
-        return known_numbers
+        return "".join(label for label in DIGITS if label in known)
     return labels
