@@ -974,7 +974,6 @@ class _GameInProgress:
             unknown = sorted(set(unknown) | self.suspects)
             board = self.as_played(decoded.board, unknown)
         self.result.unknown_cells = max(self.result.unknown_cells, len(unknown))
-        self.result.unknown_seen.update(unknown)
         if self.in_doubt and self.last_board is not None:
             unread = set(unknown) | self.last_unread
             # the batch as decided: the flags it kept in mind show on the board played as flags now
@@ -993,6 +992,7 @@ class _GameInProgress:
         if missing:
             return self.recover(missing)
         if unknown and self.learned_now(frame, decoded, board, unknown):
+            self.result.unknown_seen.update(unknown)
             return self.step()  # the same frame, read with the tiles just learned
         unread_now = {tuple(cell) for cell in getattr(decoded, "unreadable", [])}
         guessed_into = self.guessed_into(unread_now) if state == "unknown" else []
@@ -1026,6 +1026,10 @@ class _GameInProgress:
             if self.ends_as == UNDECIDED:
                 self.last_guess = last_guess_outcomes(board, guessed_into, self.known.cells | self.opened)
             return self.finish(decoded, self.ends_as)
+        # Cells unread while the game goes on, for play --learn: only safe cells open before the end, so each is a
+        # number.  Not those of a frame that ends the game (above): a lost page shows every mine, and its mines taken
+        # for numbers were all named 1 (Firefox at 150%, look 40731, with a guess read as lost on its mine).
+        self.result.unknown_seen.update(unknown)
         if HIDDEN not in board.cells:
             return self.reread(lambda: UnreadableBoardError("no hidden cell left, yet the game shows no win or loss"))
         t1 = time.perf_counter()
