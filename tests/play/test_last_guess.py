@@ -50,11 +50,12 @@ def skin_without(table: FakeTable, letters: str, sure: bool, popup=()):  # type:
 
 
 def play_fifty_fifty(layout: list[int], letters: str, sure: bool = True, popup=()):  # type: ignore[no-untyped-def]
-    """4x5 with three mines: the game ends on a guess at a 50/50, its last press."""
-    table = FakeTable(4, 5, 3, seed=1)
-    table.game = Game(4, 5, 3, table.rules, layout=layout)
+    """4x5 with three mines (or as many as ``layout`` has): the game ends on a guess, its last press."""
+    mines = len(layout)
+    table = FakeTable(4, 5, mines, seed=1)
+    table.game = Game(4, 5, mines, table.rules, layout=layout)
     backend = FakeBackend(table)
-    solve = partial(choose_move, mines=3, rules=table.rules, time_limit=0.5)
+    solve = partial(choose_move, mines=mines, rules=table.rules, time_limit=0.5)
     decisions: list[dict] = []
     player = Player(
         table,
@@ -98,6 +99,15 @@ def test_numbers_under_a_popup_at_the_end_are_no_mines_to_the_last_guess():
     asked for (6 of 50 games undecided)."""
     table, result, _ = play_fifty_fifty([0, 2, 7], "X", popup=[(2, 3), (2, 4)])
     assert table.state == "lost" and result.result == "lost" and result.end_read_among
+
+
+def test_a_guess_that_was_not_the_last_and_shows_a_mine_ends_the_game_lost():
+    """Four mines: the guess loses with 15 safe cells still covered, and neither the exploded mine nor the mines the
+    page then shows are read (a skin taught at 100% playing at 150%).  The guessed cell read among a mine and any
+    number shows a mine: lost, where it ended undecided."""
+    table, result, cell = play_fifty_fifty([0, 7, 10, 18], "X*")
+    assert table.state == "lost" and result.result == "lost" and result.end_read_among
+    assert result.final_board.splitlines()[-4 + cell[0]][cell[1]] == "X"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(("layout", "letters"), [([0, 5, 15], "2"), ([0, 2, 7], "X")])
