@@ -5,7 +5,8 @@ wait ends normally. A KeyboardInterrupt raised inside that wait leaves the mark 
 the connection (the ungrab, the button release and the close that every ``finally`` sends) waits for it
 forever: ``play`` then never ends after Ctrl-C. Here SIGINT is turned into a KeyboardInterrupt only where the
 main thread is outside the protected libraries; inside one, it is held and raised as soon as the call has
-returned (checked every :data:`RECHECK` seconds with a timer signal). Every wait of autoplay's own on an X
+returned (checked every :data:`RECHECK` seconds with a timer signal); so is one that comes while a finalizer runs,
+where Python would drop it. Every wait of autoplay's own on an X
 connection has a time limit, so the delay is bounded by the slowest single request.
 
 >>> import signal
@@ -27,12 +28,25 @@ PROTECTED = ("Xlib",)
 
 #: Seconds between looks at whether a held Ctrl-C can be raised yet.
 RECHECK = 0.02
+#: Where Python drops an exception after printing it: a finalizer that the garbage collector runs in the middle of
+#: any code (a ``weakref.finalize`` callback, a ``__del__``).  A Ctrl-C raised there was lost, and a CI run's ``play``
+#: went on for its 50 games ("Exception ignored in: <finalize object ...> KeyboardInterrupt").
+FINALIZERS = ("weakref",)
 
 
 def inside(frame: FrameType | None, prefixes: tuple[str, ...]) -> bool:
     """Is any frame of this stack running code of a module whose name starts with one of ``prefixes``?"""
     while frame is not None:
         if str(frame.f_globals.get("__name__", "")).startswith(prefixes):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def in_finalizer(frame: FrameType | None) -> bool:
+    """Is this stack inside a finalizer, where an exception raised is printed and dropped (see :data:`FINALIZERS`)?"""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__" or str(frame.f_globals.get("__name__", "")).startswith(FINALIZERS):
             return True
         frame = frame.f_back
     return False
@@ -53,7 +67,7 @@ def interrupts_outside(prefixes: tuple[str, ...] = PROTECTED) -> Iterator[None]:
 
     def raise_when_outside(frame: FrameType | None) -> None:
         nonlocal held
-        if inside(frame, prefixes):
+        if inside(frame, prefixes) or in_finalizer(frame):
             held = True
             signal.setitimer(signal.ITIMER_REAL, RECHECK)
             return

@@ -45,6 +45,7 @@ def ping(display: str | None, window_id: int, timeout: float) -> float | None:
     structure events.
     """
     from Xlib import X
+    from Xlib.error import XError
     from Xlib.protocol import event
 
     xconn = XConnection(display)
@@ -75,7 +76,10 @@ def ping(display: str | None, window_id: int, timeout: float) -> float | None:
                     if data[0] == ping_atom and data[1] == stamp:
                         return time.monotonic() - started
             if time.monotonic() - last_look >= LOOK_EVERY:
-                window.get_geometry()  # BadDrawable once the window is gone: an XError for the caller
+                try:
+                    window.get_geometry()
+                except XError:  # BadDrawable: the window went before its DestroyNotify was read
+                    raise WindowGone("the window was closed") from None
                 last_look = time.monotonic()
             left = timeout - (time.monotonic() - started)
             if left <= 0:

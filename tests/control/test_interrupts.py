@@ -9,6 +9,7 @@ import sys
 import textwrap
 import threading
 import time
+import weakref
 
 import pytest
 
@@ -46,6 +47,28 @@ def test_a_ctrl_c_inside_the_library_is_raised_when_its_call_returns():
         time.sleep(5)  # the held interrupt is raised here, at once
     assert done == [True]  # the library's call ran to its end
     assert 0.5 <= time.monotonic() - started < 1.5
+
+
+def test_a_ctrl_c_while_a_finalizer_runs_is_raised_after_it_not_dropped():
+    """Python prints and drops an exception raised in a finalizer: a Ctrl-C raised there was lost, and play went on."""
+    finished = []
+
+    def cleanup():  # a weakref.finalize callback, run by the collector in the middle of other code
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)
+        finished.append(True)
+
+    class Resource:
+        pass
+
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), interrupts_outside(("Xlib",)):
+        resource = Resource()
+        weakref.finalize(resource, cleanup)
+        del resource  # the finalizer runs here, and the Ctrl-C comes inside it
+        time.sleep(5)  # the held interrupt is raised here, at once
+    assert finished == [True]
+    assert time.monotonic() - started < 1.5
 
 
 def test_a_ctrl_c_outside_the_library_is_raised_at_once():
