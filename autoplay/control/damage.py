@@ -23,6 +23,8 @@ from typing import Any
 
 #: ``(x, y, width, height)`` in window pixels.
 Area = tuple[int, int, int, int]
+#: Seconds between looks at whether the game's answer has come, while waiting for it (its thread fills it in).
+ANSWER_POLL = 0.004
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,18 @@ class Heard:
     #: the longest pause between two reports on the area while it was being redrawn, in seconds (as read: the
     #: events' own timestamps are the server's idea of time, which Xvfb advances only now and then)
     longest_gap: float = 0.0
+
+
+@dataclass
+class Asked:
+    """The game's answer to "have you read every press sent so far?", filled in by the thread that asked.
+
+    ``at`` is the clock time the answer came (None until then); ``cannot_tell`` is set where the game takes no
+    such question (xdemineur) or gave no answer: then only the damage reports' pauses can say the redraw ended.
+    """
+
+    at: float | None = None
+    cannot_tell: bool = False
 
 
 def meets(a: Area, b: Area) -> bool:
@@ -133,6 +147,47 @@ class DamageWatch:
                 return Heard(last is not None, now - start, True, gap)
             try:
                 events = self._events(min(left, timeout - (now - start)))
+            except Exception:
+                self.broken = True
+                return Heard(last is not None, self._clock() - start, True, gap)
+            if any(meets(rect, area) for rect in events):
+                now = self._clock()
+                gap = gap if last is None else max(gap, now - last)
+                last = now
+
+    def wait_answered(
+        self, area: Area, asked: Asked, first: float, quiet: float, paint: float, short: float, timeout: float
+    ) -> Heard:
+        """Wait for the game's answer that it has read our presses, then for the frame it draws after it.
+
+        A game draws while it is still reading a batch of presses, in frames tens of milliseconds apart, so a
+        pause in the reports says little until the game has read them all; once it has (``asked.at``), what is
+        left is the frame it draws next: board damage after the answer, then ``short`` seconds without any; or,
+        where none comes within ``paint`` seconds, the last frame already showed everything.  Without an answer
+        (``asked.cannot_tell``, or none within ``first`` seconds) it is :meth:`wait`'s rule: damage paused for
+        ``quiet``, or none at all within ``first``.
+        """
+        start = self._clock()
+        last: float | None = None
+        gap = 0.0
+        while True:
+            now = self._clock()
+            answer = asked.at
+            if answer is not None:
+                if last is not None and last > answer:  # the frame drawn after the answer
+                    if now - last >= short:
+                        return Heard(True, now - start, False, gap)
+                elif now - answer >= paint and (last is None or now - last >= short):
+                    return Heard(last is not None, now - start, False, gap)
+            elif asked.cannot_tell or now - start >= first:
+                if last is None and now - start >= first:
+                    return Heard(False, now - start, False)
+                if last is not None and now - last >= quiet:
+                    return Heard(True, now - start, False, gap)
+            if now - start >= timeout:
+                return Heard(last is not None, now - start, True, gap)
+            try:
+                events = self._events(ANSWER_POLL)
             except Exception:
                 self.broken = True
                 return Heard(last is not None, self._clock() - start, True, gap)

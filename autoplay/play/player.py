@@ -23,6 +23,7 @@ Policy, and why:
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
@@ -35,7 +36,7 @@ from autoplay.board.model import DIGITS, EXPLODED, FLAG, HIDDEN, MINE, Board
 from autoplay.board.rules import Rules
 from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
-from autoplay.control.damage import DamageWatch
+from autoplay.control.damage import Asked, DamageWatch
 from autoplay.control.guard import BoardCovered
 from autoplay.control.mouse import Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
@@ -90,6 +91,9 @@ OWNER_WAIT = 0.3
 #: A game that takes longer than this to answer whether it has read its clicks was not running all along
 #: (stopped, or starved of CPU): what it shows may be half drawn.
 SLOW_ANSWER = 0.1
+#: Seconds the background question after each batch (``ask_in_background``) waits for the game's answer; the damage
+#: wait does not depend on it (it goes by the damage alone after its first wait), so this only bounds the thread.
+ANSWER_WAIT = 2.0
 #: Cells per game that may show no effect of clicks the game read before play stops (see ``recover``).
 MAX_UNOPENED = 3
 #: Times per game that flags no move of ours placed (a reveal taken as a flag) are taken off before play stops.
@@ -444,6 +448,8 @@ class Player:
         watch = getattr(screen, "damage", None)
         self.damage = DamageRhythm(watch) if isinstance(watch, DamageWatch) else None
         self.settled_by_damage = False  # whether the last frame was taken on the damage reports' word
+        #: Whether the game answers "have you read our presses?" (None: not asked yet; see ask_in_background).
+        self.takes_questions: bool | None = None
         self.end_rhythm = EndRhythm(self.settings.final_wait, self.settings.final_wait_learnt)
         #: ``play --learn``'s naming of unknown tiles while a game goes on: True when it learned some and
         #: the player now reads them.
@@ -464,7 +470,8 @@ class Player:
         damage = self.damage if self.damage is not None and self.damage.usable and roi is not None else None
         if damage is not None and baseline is not None and roi is not None:
             was_learning = damage.learning
-            heard = damage.settle(timed, baseline, roi, change_timeout, patience, timeout, MAX_QUIET)
+            asked = self.ask_in_background() if patience == 1.0 and not was_learning else None
+            heard = damage.settle(timed, baseline, roi, change_timeout, patience, timeout, MAX_QUIET, asked)
             self.settled_by_damage = heard is not None
             if heard is not None:
                 settled, pause = heard
@@ -552,6 +559,33 @@ class Player:
         if getattr(decoded, "grid", None) is not None:
             self.grid = decoded.grid
         return decoded
+
+    def ask_in_background(self) -> Asked | None:
+        """Ask the game, on a thread of its own, whether it has read every press so far; None where it cannot tell.
+
+        The answer tells the damage wait when the game has read a batch (see
+        :meth:`~autoplay.control.damage.DamageWatch.wait_answered`).  A game that takes no such question is not
+        asked again this session; one that does not answer in time is simply not waited for by it.
+        """
+        if self.takes_questions is False:
+            return None
+        asked = Asked()
+        clock = time.perf_counter
+
+        def ask() -> None:
+            try:
+                answered = self.mouse.guard.caught_up(ANSWER_WAIT)
+            except Exception:  # frozen, or the window gone: the wait goes by the damage alone; play notices the rest
+                asked.cannot_tell = True
+                return
+            if answered is None:
+                self.takes_questions = False
+                asked.cannot_tell = True
+            else:
+                asked.at = clock()
+
+        threading.Thread(target=ask, name="autoplay-ask-game", daemon=True).start()
+        return asked
 
     def ask_game(self) -> tuple[float, float] | None:
         """Ask the game whether it has read every click and key sent so far (it answers once it has).

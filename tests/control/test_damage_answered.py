@@ -1,0 +1,65 @@
+"""The damage wait that ends with the frame a game draws after answering that it has read our presses."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoplay.control.damage import Area, Asked, DamageWatch
+
+BOARD: Area = (0, 0, 100, 100)
+
+
+class Scripted(DamageWatch):
+    """Damage reports on a clock of its own: ``reports`` are the times board damage comes; the game answers at
+    ``answer`` (never, where None)."""
+
+    def __init__(self, reports: list[float], asked: Asked, answer: float | None) -> None:
+        self.now = 0.0
+        super().__init__(conn=None, damage=0, clock=lambda: self.now)
+        self.reports, self.asked, self.answer = sorted(reports), asked, answer
+
+    def _events(self, timeout: float) -> list[Area]:
+        due = [t for t in self.reports if t <= self.now + timeout]
+        upto = min(due[0], self.now + timeout) if due and due[0] > self.now else self.now + timeout
+        if self.answer is not None and self.now < self.answer <= upto:
+            upto = self.answer  # the other thread fills the answer in then
+        self.now = max(self.now, upto)
+        if self.answer is not None and self.now >= self.answer:
+            self.asked.at = self.answer
+        came = [t for t in self.reports if t <= self.now]
+        self.reports = [t for t in self.reports if t > self.now]
+        return [BOARD] * len(came)
+
+
+def wait(reports: list[float], answer: float | None, cannot_tell: bool = False) -> tuple[bool, float]:
+    asked = Asked(cannot_tell=cannot_tell)
+    watch = Scripted(reports, asked, answer)
+    heard = watch.wait_answered(BOARD, asked, first=0.5, quiet=0.076, paint=0.045, short=0.008, timeout=2.0)
+    assert not heard.timed_out
+    return heard.damaged, heard.waited
+
+
+def test_the_frame_drawn_after_the_answer_ends_the_wait():
+    """gnome-mines: drawn while it reads the batch (0 and 21 ms), answers at 29 ms, draws its last frame at 54 ms."""
+    damaged, waited = wait([0.0, 0.021, 0.054], answer=0.029)
+    assert damaged and waited == pytest.approx(0.062, abs=0.005)  # where the learnt quiet wait ended at 130 ms
+
+
+def test_no_frame_after_the_answer_ends_the_wait_a_paint_later():
+    damaged, waited = wait([0.0, 0.035], answer=0.036)
+    assert damaged and waited == pytest.approx(0.081, abs=0.005)
+
+
+def test_a_frame_reported_in_pieces_is_waited_out_whole():
+    damaged, waited = wait([0.0, 0.04, 0.043], answer=0.03)
+    assert damaged and waited == pytest.approx(0.051, abs=0.005)
+
+
+def test_a_game_that_cannot_tell_is_waited_for_by_the_quiet_rule():
+    damaged, waited = wait([0.0, 0.02], answer=None, cannot_tell=True)
+    assert damaged and waited == pytest.approx(0.096, abs=0.005)
+
+
+def test_no_answer_and_no_damage_ends_after_the_first_wait():
+    damaged, waited = wait([], answer=None)
+    assert not damaged and waited == pytest.approx(0.5, abs=0.005)
