@@ -16,6 +16,7 @@ Two ways, one answer (a :class:`~autoplay.control.capture.Settled` frame of the 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -125,11 +126,20 @@ class DamageRhythm:
     misses: int = 0  # changes of the pixels the server did not report
     pauses: list[float] = field(default_factory=list)  # the longest pause inside each redraw while learning
     floor: float = DAMAGE_QUIET  # the quiet wait learnt at the start: ``slower`` waits relax back towards it
+    #: While learning: how long after the game's answer its last damage came, per redraw (inf: no answer by then).
+    #: The answer ends later redraws only if every one drew within ``ANSWER_PAINT``: a browser answers from the
+    #: process that reads input while another paints the page, later.
+    after_answer: list[float] = field(default_factory=list)
     clean: int = 0  # redraws settled since the quiet wait last had to grow
 
     @property
     def usable(self) -> bool:
         return self.misses < MAX_MISSES and not self.watch.broken
+
+    @property
+    def answers_end_redraws(self) -> bool:
+        """Whether the game's answer, then its next frame, may end a redraw (see ``after_answer``)."""
+        return bool(self.after_answer) and max(self.after_answer) <= ANSWER_PAINT
 
     @property
     def learning(self) -> bool:
@@ -172,14 +182,16 @@ class DamageRhythm:
         reported and seen in the pixels confirms the reports and teaches the rhythm: the quiet wait becomes
         ``RHYTHM_MARGIN`` times the longest pause inside one redraw, at least :data:`DAMAGE_QUIET`.
 
-        ``asked``: the game is being asked, by another thread, whether it has read the presses; once learnt, the
-        redraw then ends with the frame drawn after its answer (:meth:`DamageWatch.wait_answered`), not after a
-        quiet wait long enough for the pauses of a game still reading its input (gnome-mines: 76 ms learnt).
+        ``asked``: the game is being asked, by another thread, whether it has read the presses.  While learning,
+        how long after its answer it drew is noted; where every learnt redraw was drawn within ``ANSWER_PAINT`` of
+        the answer, later redraws end with the frame drawn after it (:meth:`DamageWatch.wait_answered`), not after
+        a quiet wait long enough for the pauses of a game still reading its input (gnome-mines: 76 ms learnt).
         """
         learning = self.learning
         quiet = learn_quiet if learning else self.quiet * patience
         limit = min(timeout, first + RESTLESS)
-        if asked is not None and not learning:
+        started = time.perf_counter()
+        if asked is not None and not learning and self.answers_end_redraws:
             heard = self.watch.wait_answered(roi_area(roi), asked, first, quiet, ANSWER_PAINT, FRAME_QUIET, limit)
         else:
             heard = self.watch.wait(roi_area(roi), first, quiet, limit)
@@ -193,6 +205,10 @@ class DamageRhythm:
             if learning:
                 self.confirmed += 1
                 self.pauses.append(heard.longest_gap)
+                if asked is not None and not asked.cannot_tell:  # the last damage came a quiet wait before the end
+                    answer = asked.at
+                    drawn = started + heard.waited - quiet
+                    self.after_answer.append(float("inf") if answer is None else max(0.0, drawn - answer))
                 if not self.learning:  # the middle one: a scheduling hiccup in one sample is no rhythm
                     typical = sorted(self.pauses)[len(self.pauses) // 2]
                     self.quiet = self.floor = max(self.quiet, min(learn_quiet, RHYTHM_MARGIN * typical))
