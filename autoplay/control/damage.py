@@ -145,15 +145,10 @@ class DamageWatch:
                     return Heard(True, now - start, False, gap)
             if now - start >= timeout:
                 return Heard(last is not None, now - start, True, gap)
-            try:
-                events = self._events(min(left, timeout - (now - start)))
-            except Exception:
-                self.broken = True
+            listened = self._listen(area, min(left, timeout - (now - start)), last, gap)
+            if listened is None:
                 return Heard(last is not None, self._clock() - start, True, gap)
-            if any(meets(rect, area) for rect in events):
-                now = self._clock()
-                gap = gap if last is None else max(gap, now - last)
-                last = now
+            last, gap = listened
 
     def wait_answered(
         self, area: Area, asked: Asked, first: float, quiet: float, paint: float, short: float, timeout: float
@@ -186,15 +181,24 @@ class DamageWatch:
                     return Heard(True, now - start, False, gap)
             if now - start >= timeout:
                 return Heard(last is not None, now - start, True, gap)
-            try:
-                events = self._events(ANSWER_POLL)
-            except Exception:
-                self.broken = True
+            listened = self._listen(area, ANSWER_POLL, last, gap)
+            if listened is None:
                 return Heard(last is not None, self._clock() - start, True, gap)
-            if any(meets(rect, area) for rect in events):
-                now = self._clock()
-                gap = gap if last is None else max(gap, now - last)
-                last = now
+            last, gap = listened
+
+    def _listen(self, area: Area, timeout: float, last: float | None, gap: float) -> tuple[float | None, float] | None:
+        """The reports arriving within ``timeout``: when damage to ``area`` last came and the longest pause between
+        two such reports so far, updated; None when the connection failed (the watch is then broken)."""
+        try:
+            events = self._events(timeout)
+        except Exception:
+            self.broken = True
+            return None
+        if any(meets(rect, area) for rect in events):
+            now = self._clock()
+            gap = gap if last is None else max(gap, now - last)
+            last = now
+        return last, gap
 
     def heard_since(self, area: Area) -> bool:
         """Whether damage met ``area`` since the last read (the reports are consumed)."""
