@@ -470,7 +470,9 @@ class Player:
         damage = self.damage if self.damage is not None and self.damage.usable and roi is not None else None
         if damage is not None and baseline is not None and roi is not None:
             was_learning = damage.learning
-            asked = self.ask_in_background() if patience == 1.0 else None
+            # asked only where the answer is used: to learn whether it ends redraws, and then where it does
+            wanted = patience == 1.0 and (was_learning or damage.answers_end_redraws)
+            asked = self.ask_in_background() if wanted else None
             heard = damage.settle(timed, baseline, roi, change_timeout, patience, timeout, MAX_QUIET, asked)
             self.settled_by_damage = heard is not None
             if heard is not None:
