@@ -146,8 +146,12 @@ def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: floa
     pair = _dead_fifty_fifty(analysis, risk)
     if pair is not None:
         return GuessChoice(pair, risk[pair], "guess: unavoidable 50/50", "fifty-fifty", by_safety)
+    cut = ""  # which search the time limit cut short, named in the reason: a replay may then decide otherwise
     if analysis.mode == "global" and not analysis.approximate and 1 < analysis.solutions <= MAX_LAYOUTS:
-        found = _endgame(analysis, mines, deadline)
+        try:
+            found = _endgame(analysis, mines, deadline)
+        except SearchTimeout:
+            found, cut = None, "; the endgame search was cut short by the time limit"
         if found is not None:
             index, win = found
             return GuessChoice(
@@ -156,12 +160,11 @@ def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: floa
     best = by_safety[0]
     exact_counts = analysis.mode == "global" and not analysis.approximate and analysis.solutions > 0
     if not exact_counts or len(candidates) == 1:
-        return GuessChoice(
-            best.index, risk[best.index], f"guess: lowest probability {risk[best.index]:.3f}", "safest", by_safety
-        )
+        reason = f"guess: lowest probability {risk[best.index]:.3f}{cut}"
+        return GuessChoice(best.index, risk[best.index], reason, "safest", by_safety)
     pseudo = _pseudo(analysis, pos, mines, risk)
     if pseudo is not None:
-        reason = f"guess: a 50/50 in the making, probability {risk[pseudo]:.3f}"
+        reason = f"guess: a 50/50 in the making, probability {risk[pseudo]:.3f}{cut}"
         return GuessChoice(pseudo, risk[pseudo], reason, "pseudo-50/50", by_safety)
     scored: list[Scored] = []
     seen: dict[int, Outcomes] = {}  # each candidate's outcomes, read again by the depth-3 search
@@ -190,6 +193,9 @@ def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: floa
     deeper = None
     if depth >= 3 and mines is not None and len(scored) == len(candidates):
         deeper = deeper_pick(pos, analysis.solutions, mines, ranked, deadline, _candidates, seen)
+        if deeper is None and time.perf_counter() > deadline:
+            cut += "; the depth-3 search was cut short by the time limit"
+    reason += cut
     if deeper is not None:
         k, survive_three = deeper
         if k:
@@ -197,14 +203,14 @@ def _choose(analysis: Analysis, pos: Position, mines: int | None, deadline: floa
             ranked = [best] + [s for s in ranked if s is not best]
             reason = (
                 f"guess: probability {risk[best.index]:.3f}, survive-three {survive_three:.3f} "
-                f"(depth-3 search among the closest look-ahead scores), survive-two {best.survive_two:.3f}"
+                f"(depth-3 search among the closest look-ahead scores), survive-two {best.survive_two:.3f}{cut}"
             )
             return GuessChoice(best.index, risk[best.index], reason, "depth-3", ranked, survive_three)
     return GuessChoice(best.index, risk[best.index], reason, "look-ahead", ranked)
 
 
 def _endgame(analysis: Analysis, mines: int | None, deadline: float) -> tuple[int, float] | None:
-    """Best cell by exhaustive search, or None when the layouts are too many or time runs short."""
+    """Best cell by exhaustive search, or None when the layouts are too many; SearchTimeout when time runs short."""
     pos = analysis.position
     assert pos is not None
     # listing walks every frontier assignment, even those the mine count rules out: bound that walk too
@@ -217,10 +223,7 @@ def _endgame(analysis: Analysis, mines: int | None, deadline: float) -> tuple[in
     layouts = list_layouts(pos, mines)
     if not layouts:
         return None
-    try:
-        return EndgameSearch(pos, now + ENDGAME_SHARE * (deadline - now)).best_move(layouts)
-    except SearchTimeout:
-        return None
+    return EndgameSearch(pos, now + ENDGAME_SHARE * (deadline - now)).best_move(layouts)
 
 
 def _pseudo(analysis: Analysis, pos: Position, mines: int | None, risk: dict[int, float]) -> int | None:

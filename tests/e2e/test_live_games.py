@@ -80,10 +80,15 @@ def check_replay(record: Path, skin_name: str) -> int:
         mines = decision.board.mines if decision.board.mines is not None else recording.mines
         # mines play kept in mind instead of flagging are decided on as flags
         board = with_kept_flags(decoded.board, decision.kept_flags)
-        again = decide_move(board, mines, recording.rules, closed=recording.closed_batches, opened=decision.opened)
-        assert [(m.action, m.row, m.col) for m in again.moves] == [m.key for m in decision.moves], (
-            f"{decision.frame}: replay chose different moves"
+        limit = recording.time_limit or 1.0
+        again = decide_move(
+            board, mines, recording.rules, limit, closed=recording.closed_batches, opened=decision.opened
         )
+        if [(m.action, m.row, m.col) for m in again.moves] == [m.key for m in decision.moves]:
+            continue
+        # A guess whose search the time limit cut short, live or now, depends on how busy the core was; its reason
+        # says so (the solver names the cut search).  Any other difference is a failure.
+        assert "time limit" in f"{decision.reason} {again.reason}", f"{decision.frame}: replay chose different moves"
     return len(recording.decisions)
 
 
