@@ -56,8 +56,11 @@ class WindowGuard(Protocol):
         """Raise :class:`WindowProblem` unless the window is where it was, shown, and nothing covers ``board``."""
         ...
 
-    def holding(self, board: Rect) -> AbstractContextManager[None]:
-        """``check_clear``, then keep its answer true until the block ends (as far as the platform allows)."""
+    def holding(self, board: Rect) -> AbstractContextManager[tuple[int, int] | None]:
+        """``check_clear``, then keep its answer true until the block ends (as far as the platform allows).
+
+        Yields the pointer's position when the check could read it at no extra cost (None otherwise).
+        """
         ...
 
     def focus(self) -> None:
@@ -90,8 +93,8 @@ class NoGuard:
         return None
 
     @contextlib.contextmanager
-    def holding(self, board: Rect) -> Iterator[None]:
-        yield
+    def holding(self, board: Rect) -> Iterator[tuple[int, int] | None]:
+        yield None
 
     def focus(self) -> None:
         return None

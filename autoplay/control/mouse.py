@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import FrameType
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from autoplay.control.backend import captures_through_x11
 from autoplay.control.guard import NoGuard, WindowGuard
@@ -57,6 +57,13 @@ class MouseBackend(Protocol):
     def hotkey(self, *keys: str) -> None: ...
     def size(self) -> tuple[int, int]: ...
     def failsafe_check(self) -> None: ...
+
+
+@runtime_checkable
+class ReportsArrival(Protocol):
+    """A backend that can move the pointer and report where it then is in one exchange with the window system."""
+
+    def move_and_report(self, x: int, y: int) -> tuple[int, int]: ...
 
 
 #: One click of a batch: captured-screen ``x``, ``y`` and the button.
@@ -167,19 +174,20 @@ class Mouse:
     def _to_backend(self, x: float, y: float) -> tuple[int, int]:
         return round(x * self.scale[0]), round(y * self.scale[1])
 
-    def _check_user(self, wait: bool = True) -> None:
+    def _check_user(self, wait: bool = True, seen: tuple[int, int] | None = None) -> None:
         """UserTookOver if the pointer is not where we put it, once it has had time to get there.
 
         A window manager that focuses windows on click holds the pointer in a synchronous grab
         after each press until it has handled it; meanwhile the server reports the position
         from before our last moves. So a mismatch is asked again for up to
         :data:`POINTER_LAG` seconds: our own move arrives, a user's hand does not go away.
-        ``wait=False`` asks once (inside a server grab, where nothing could change the answer).
+        ``wait=False`` asks once (inside a server grab, where nothing could change the answer).  ``seen`` is a
+        position the window system has just reported (with a move or a check), taken as the first answer.
         """
         if not self.watch_user or self._last is None:
             return
         deadline = time.monotonic() + (POINTER_LAG if wait else 0.0)
-        position = self.backend.position()
+        position = seen if seen is not None else self.backend.position()
         while position != self._last and time.monotonic() < deadline:
             time.sleep(0.002)
             position = self.backend.position()
@@ -212,8 +220,8 @@ class Mouse:
             self._arrive(bx, by)
             if done and still is not None and not still():  # asked before the guard grabs the server
                 return done
-            with self.guard.holding(board):
-                self._check_user(wait=False)
+            with self.guard.holding(board) as seen:
+                self._check_user(wait=False, seen=seen)
                 with ctrl_c_held():
                     self.backend.click(bx, by, button)
                     self.stats.clicked += 1
@@ -229,6 +237,11 @@ class Mouse:
         for it; a pointer that never gets there means a hand on the mouse.
         """
         self._check_user()
+        if isinstance(self.backend, ReportsArrival):  # the move and the question after it in one round trip
+            seen = self.backend.move_and_report(bx, by)
+            self._last = (bx, by)
+            self._check_user(seen=seen)
+            return
         self.backend.move(bx, by)
         self._last = (bx, by)
         self._check_user()

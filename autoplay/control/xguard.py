@@ -64,10 +64,14 @@ class X11Guard:
 
     # -- the check ---------------------------------------------------------------
     def check_clear(self, board: Rect) -> None:
+        self._checked(board, pointer=False)
+
+    def _checked(self, board: Rect, pointer: bool) -> tuple[int, int] | None:
+        """:meth:`check_clear`, and with ``pointer`` where the pointer is, asked in the same round trip."""
         from Xlib.error import ConnectionClosedError, XError
 
         try:
-            self._check(board)  # its last request has a reply: the errors of all before it are in
+            seen = self._check(board, pointer)  # its last request has a reply: the errors of all before it are in
             errors = self.x.errors_answered()
         except _closed_errors():
             raise WindowClosed("the window was closed") from None
@@ -77,43 +81,65 @@ class X11Guard:
             raise WindowClosed(f"the window cannot be queried any more ({type(exc).__name__})") from None
         if errors:
             raise WindowClosed(f"the window was closed ({type(errors[0]).__name__})")
+        return seen
 
-    def _check(self, board: Rect) -> None:
+    def _check(self, board: Rect, pointer: bool) -> tuple[int, int] | None:
+        """The window's state, place and cover, each question sent before any answer is awaited.
+
+        A press waits on every round trip to the server, and each one queues behind the game's drawing: the
+        four questions about the window, the stacking order and the pointer go out together and cost one.
+        """
         from Xlib import X
+        from Xlib.protocol import request
 
         conn, root = self.x.conn, self.x.root
-        window = conn.create_resource_object("window", self.window_id)
-        if window.get_attributes().map_state != X.IsViewable:
+        wid, ask = self.window_id, conn.display
+        attributes = request.GetWindowAttributes(display=ask, defer=True, window=wid)
+        origin = request.TranslateCoords(display=ask, defer=True, src_wid=root, dst_wid=wid, src_x=0, src_y=0)
+        geometry = request.GetGeometry(display=ask, defer=True, drawable=wid)
+        tree = request.QueryTree(display=ask, defer=True, window=root)
+        where = request.QueryPointer(display=ask, defer=True, window=root) if pointer else None
+        for question in (attributes, origin, geometry, tree) + ((where,) if where is not None else ()):
+            question.reply()
+        if attributes.map_state != X.IsViewable:
             raise WindowClosed("the window was hidden (unmapped)")
-        origin = window.translate_coords(root, 0, 0)
-        geometry = window.get_geometry()
         now = (-origin.x, -origin.y, geometry.width, geometry.height)
         if now != self.expected:
             raise WindowMoved(change_message(self.expected, now))
         self._inside = (geometry.x + geometry.border_width, geometry.y + geometry.border_width)
-        children = root.query_tree().children
+        children = tree.children
         ids = [child.id for child in children]
         if self._top not in ids:
-            self._top = self._top_level(window)
+            self._top = self._top_level(conn.create_resource_object("window", wid))
         place = ids.index(self._top)
         self._below_top = ids[place - 1] if place else None
-        for child in children[place + 1 :]:
-            if child.id == self.backstop.id:
-                continue  # our own, lifted by a restack of the game below it: put back under the game before a press
+        above = [child for child in children[place + 1 :] if child.id != self.backstop.id]
+        # the backstop is our own, lifted by a restack of the game below it: put back under the game before a press
+        asked = [
+            (
+                child,
+                request.GetWindowAttributes(display=ask, defer=True, window=child.id),
+                request.GetGeometry(display=ask, defer=True, drawable=child.id),
+            )
+            for child in above
+        ]
+        for child, child_attributes, child_geometry in asked:
             try:
-                if child.get_attributes().map_state != X.IsViewable:
-                    continue
-                g = child.get_geometry()
+                child_attributes.reply()
+                child_geometry.reply()
             except _closed_errors():
                 continue  # destroyed since the tree was read (a dialog closing): it covers nothing
-            border = 2 * g.border_width
+            if child_attributes.map_state != X.IsViewable:
+                continue
+            g, border = child_geometry, 2 * child_geometry.border_width
             if intersects((g.x, g.y, g.width + border, g.height + border), board):
                 client = self._client(child)
                 raise BoardCovered(
                     f"the board is covered by window {self._name(child)!r}",
                     cover=int(client.id),
-                    own=self._is_own(client, window),
+                    own=self._is_own(client, conn.create_resource_object("window", wid)),
                 )
+        return None if where is None else (int(where.root_x), int(where.root_y))
 
     def _top_level(self, window: Any) -> int:
         """The root's child that contains ``window`` (a window manager puts a frame around it)."""
@@ -164,15 +190,18 @@ class X11Guard:
 
     # -- check and act as one ------------------------------------------------------
     @contextlib.contextmanager
-    def holding(self, board: Rect) -> Iterator[None]:
-        """Grab the server, check, and hold the grab until the block's clicks have been processed."""
+    def holding(self, board: Rect) -> Iterator[tuple[int, int] | None]:
+        """Grab the server, check, and hold the grab until the block's clicks have been processed.
+
+        Yields where the pointer is, read with the check (inside the grab no other client can move it).
+        """
         conn = self.x.conn
         try:  # the grab inside: a Ctrl-C right after it still reaches the ungrab (a grab left held blocks others)
             conn.grab_server()
-            self.check_clear(board)
+            seen = self._checked(board, pointer=True)
             self._place_backstop(board)
             self._board = board
-            yield  # no sync after it: the server processes the ungrab after the block's presses, in order
+            yield seen  # no sync after it: the server processes the ungrab after the block's presses, in order
         finally:
             with contextlib.suppress(Exception):
                 conn.ungrab_server()
@@ -351,6 +380,14 @@ class XTestPointer:
 
         xtest.fake_input(self.x.conn, X.MotionNotify, x=x, y=y)
         self.x.conn.sync()
+
+    def move_and_report(self, x: int, y: int) -> tuple[int, int]:
+        """:meth:`move`, then :meth:`position`: the question is answered once the move was processed, in one round trip."""
+        from Xlib import X
+        from Xlib.ext import xtest
+
+        xtest.fake_input(self.x.conn, X.MotionNotify, x=x, y=y)
+        return self.position()
 
     def click(self, x: int, y: int, button: str) -> None:
         from Xlib import X
