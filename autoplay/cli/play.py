@@ -6,12 +6,13 @@ import argparse
 import json
 import sys
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from autoplay.cli.arguments import non_negative_int, positive_int, positive_seconds
 from autoplay.cli.window_options import add_redraw_options, add_window_options, choose_backend_for, skin_and_query
 
 if TYPE_CHECKING:
+    from autoplay.control.mouse import Button
     from autoplay.play.proven_open import UnknownInPlay
 
 
@@ -50,6 +51,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="'needed' (default): flag a proven mine on screen only where the game's win rule counts flags (the "
         "skin's win = flag-all) and keep the others in mind, a press and a redraw saved each (gnome-mines 1.12x "
         "faster, kmines at 125%% 1.25x). 'always': flag every proven mine, as a person shows them",
+    )
+    p.add_argument(
+        "--chords",
+        choices=("skin", "off"),
+        default="skin",
+        help="'skin' (default): where the skin names its game's chord button ([press] chord), open the certain "
+        "cells around a number whose flags play placed with one press on the number, as people play (xdemineur: "
+        "a third fewer presses). 'off': one press per cell",
     )
     p.add_argument(
         "--time-limit", type=positive_seconds, default=1.0, metavar="S", help="solver time per decision (default 1 s)"
@@ -109,8 +118,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"next: {moves} [{info['reason']}]")
 
     press_flags = args.flags == "always" or flags_needed(skin.rules)
+    chord = cast("Button | None", skin.chord) if args.chords == "skin" else None
     settings = PlayerSettings(
-        settle_interval=args.settle, dry_run=args.dry_run, rules=skin.rules, press_flags=press_flags
+        settle_interval=args.settle, dry_run=args.dry_run, rules=skin.rules, press_flags=press_flags, chord=chord
     )
     player = Player(
         screen,

@@ -33,7 +33,7 @@ from autoplay.errors import ControlError
 if TYPE_CHECKING:
     from autoplay.control.window import Window
 
-Button = Literal["left", "right"]
+Button = Literal["left", "right", "middle"]
 #: Seconds the reported pointer position may lag our own last move (a window manager's click-to-focus grab).
 POINTER_LAG = 0.5
 #: ``(left, top, width, height)`` in captured-screen pixels.

@@ -39,7 +39,7 @@ from autoplay.control.xserver import XConnection
 from autoplay.errors import ControlError
 
 #: X button numbers of the buttons the bot uses.
-BUTTONS = {"left": 1, "right": 3}
+BUTTONS = {"left": 1, "middle": 2, "right": 3}
 
 
 def _closed_errors() -> tuple[type[Exception], ...]:

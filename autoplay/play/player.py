@@ -38,11 +38,12 @@ from autoplay.board.textformat import format_board
 from autoplay.control.capture import Roi, Settled, wait_settled
 from autoplay.control.damage import Asked, DamageWatch
 from autoplay.control.guard import BoardCovered
-from autoplay.control.mouse import Mouse, Target
+from autoplay.control.mouse import Button, Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.insight.speed import speed_figures
 from autoplay.outputs import run_folder
 from autoplay.play.board_place import AreaScreen, BoardLost, PressedAstray, astray, in_place, still_in_place
+from autoplay.play.chords import Press, in_press_order, plan_presses
 from autoplay.play.end_rhythm import EndRhythm
 from autoplay.play.final_board import (
     every_safe_cell_open,
@@ -167,6 +168,9 @@ class PlayerSettings:
     #: True here, whatever the rules; ``autoplay play`` (``--flags needed``, its default) presses them only where the
     #: win rule counts flags.
     press_flags: bool = True
+    #: The button of the game's chord (a skin's ``[press] chord``): certain reveals around a shown number whose
+    #: flags are all on screen are made by one press on the number (:mod:`autoplay.play.chords`); None: one each.
+    chord: Button | None = None
 
 
 @dataclass
@@ -434,6 +438,7 @@ class Player:
         self.dialogs_closed = 0  # since the last game ended
         self.relocated_for: frozenset[tuple[int, int]] = frozenset()  # unread cells a fresh location was tried for
         self.board_moved = False  # the page around the board changed: the next read locates the board afresh
+        self.presses_made = 0  # presses of the last batch (a chord makes several moves with one)
         self.last_read: np.ndarray | None = None  # the frame read last, to see the board move from frame to frame
         self.moved_at_read = False  # whether the last read found the board moved (and located it afresh)
         #: A fresh location found no better grid than this one, and the board has not moved since: the many
@@ -684,7 +689,7 @@ class Player:
         return True  # Escape moved no pointer: a hand on the mouse meanwhile is still seen at the next click
 
     # -- acting ---------------------------------------------------------------
-    def click_moves(self, moves: list[Move], frame: np.ndarray) -> int | None:
+    def click_moves(self, moves: list[Move], frame: np.ndarray, presses: list[Press] | None = None) -> int | None:
         """Click a batch decided on ``frame`` as one guarded batch; None if the board no longer looks like it.
 
         The board is grabbed once more first: a late redraw or a pause since
@@ -696,8 +701,11 @@ class Player:
         around the board, before the first press and before each one after it:
         the batch then stops, and the board is located afresh on the next read.
         Returns how many of ``moves`` were clicked, in order (fewer than all
-        when the board moved during the batch).
+        when the board moved during the batch); :attr:`presses_made` counts the presses.
+        ``presses`` (from :func:`~autoplay.play.chords.in_press_order`) makes several moves with one chord; it must
+        list ``moves`` in their order, each press's moves one after the other.
         """
+        self.presses_made = 0
         grid = self.grid
         if self.settings.dry_run or not moves or grid is None:
             return 0
@@ -716,10 +724,12 @@ class Player:
             else:
                 self.board_moved = True  # the page around the board changed: it moved (a scroll, a zoom)
             return None
+        if presses is None:
+            presses = plan_presses(None, moves, None)
         targets: list[Target] = []
-        for move in moves:
-            cx, cy = grid.cell_center(move.row, move.col)
-            targets.append((window[0] + cx, window[1] + cy, "left" if move.action == "reveal" else "right"))
+        for press in presses:
+            cx, cy = grid.cell_center(press.row, press.col)
+            targets.append((window[0] + cx, window[1] + cy, press.button))
 
         screen = self.screen
 
@@ -739,7 +749,8 @@ class Player:
                 raise
             return None  # read the board again: some of the batch may have been clicked before the dialog came
         self.mouse.park(window, board)
-        return clicked
+        self.presses_made = clicked
+        return sum(len(press.moves) for press in presses[:clicked])
 
     # -- one game -------------------------------------------------------------
     def play_game(self, number: int = 1) -> GameResult:
@@ -1378,7 +1389,7 @@ class _GameInProgress:
                 return self.capture(self.frame, change_timeout=0.0)
             raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
         before = self.frame
-        reclicked = self.player.click_moves(missing, before)
+        reclicked = self.player.click_moves(missing, before)  # one press each: a chord the game ignored is retried so
         if reclicked is None:
             return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
         self.result.clicks += reclicked  # a game's clicks are the presses it made, re-clicks included
@@ -1418,16 +1429,18 @@ class _GameInProgress:
         kept_before = sorted(self.kept_flags)
         moves, kept = split_flags(decision.moves, self.settings.press_flags)
         t2 = time.perf_counter()
-        clicks = self.player.click_moves(moves, self.frame)
+        moves, presses = in_press_order(decoded.board, moves, self.settings.chord, self.result.flagged)
+        made = self.player.click_moves(moves, self.frame, presses)
+        clicks = None if made is None else self.player.presses_made
         if clicks is None:
             # Nothing pressed, nothing kept: the next frame is decided afresh.  Kept before the check, the mines of a
             # batch never pressed showed on the next board as flags no batch explained, a press gone astray (a page
             # zoomed while its board was being read: the page-move e2e test, one run in four).
             return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
         self.kept_flags.update(kept)
-        if not self.settings.dry_run and clicks < len(moves):  # the board moved mid-batch: the rest was not clicked
-            unclicked = {(m.row, m.col) for m in moves[clicks:] if m.action == "reveal"}
-            moves = moves[:clicks]
+        if not self.settings.dry_run and made is not None and made < len(moves):  # the board moved mid-batch
+            unclicked = {(m.row, m.col) for m in moves[made:] if m.action == "reveal"}
+            moves = moves[:made]
             self.last_reveals -= unclicked
             self.clicked -= unclicked
             self.guessed -= unclicked

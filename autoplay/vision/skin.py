@@ -77,6 +77,9 @@ class Skin:
     #: Whether calibration located this game's boards between pixels (a page at 125%: see ``locate``): its
     #: templates were then cut from averaged samples, and its boards must be located and sampled the same way.
     subpixel: bool = False
+    #: The button whose press on a number whose flags are all placed opens its other neighbours (``[press] chord``,
+    #: one of :data:`CHORD_BUTTONS`); None where the game has no chord or nobody said which button makes it.
+    chord: str | None = None
 
     @property
     def thresholds(self) -> dict[str, float]:
@@ -233,7 +236,24 @@ def skin_from_dict(name: str, data: dict[str, Any], template_dir: Path, source: 
             else None
         ),
         subpixel=_flag(geometry, "subpixel", source),
+        chord=_chord(data, source),
     )
+
+
+#: The buttons a skin may name for its game's chord: xdemineur and kmines chord with the middle one, games like
+#: gnome-mines with a left press on the number.
+CHORD_BUTTONS: tuple[str, ...] = ("middle", "left")
+
+
+def _chord(data: dict[str, Any], source: str) -> str | None:
+    """The ``[press] chord`` button, or None when the table or the key is absent."""
+    press = _table(data, "press", source)
+    chord = press.get("chord")
+    if chord is None:
+        return None
+    if chord not in CHORD_BUTTONS:
+        raise UsageError(f"{source}: [press] chord = {chord!r}: expected one of {', '.join(CHORD_BUTTONS)}")
+    return str(chord)
 
 
 def _flag(table: dict[str, Any], key: str, source: str | Path) -> bool:

@@ -118,10 +118,25 @@ class FakeTable:
     def apply(self, cell: tuple[int, int], button: str) -> None:
         if button == "left":
             self.game.reveal(*cell)
+        elif button == "middle":
+            self.chord(*cell)
         elif self.game.flagged[cell[0] * self.cols + cell[1]]:
             self.game.flagged[cell[0] * self.cols + cell[1]] = False  # a second right click takes the flag off
         else:
             self.game.flag(*cell)
+
+    def chord(self, row: int, col: int) -> None:
+        """xdemineur's middle press: on a shown number with as many flags around, open its other covered cells."""
+        game, index = self.game, row * self.cols + col
+        around = [(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2) if (r, c) != (row, col)]
+        around = [(r, c) for r, c in around if 0 <= r < self.rows and 0 <= c < self.cols]
+        if not game.revealed[index] or game.is_mine[index]:
+            return
+        if sum(game.flagged[r * self.cols + c] for r, c in around) != game.number(index):
+            return
+        for r, c in around:
+            if not game.revealed[r * self.cols + c] and not game.flagged[r * self.cols + c]:
+                game.reveal(r, c)
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
         wx, wy = x - self.origin[0], y - self.origin[1]

@@ -105,9 +105,9 @@ def test_mines_kept_by_a_batch_that_was_not_pressed_are_not_kept():
         player.moved_at_read = True
         return decoded
 
-    def changed_now_and_then(moves, frame):
+    def changed_now_and_then(moves, frame, presses=None):
         calls.append(len(moves))
-        return None if len(calls) in (3, 6, 9) else click_moves(moves, frame)
+        return None if len(calls) in (3, 6, 9) else click_moves(moves, frame, presses)
 
     player.read, player.click_moves = read_after_a_move, changed_now_and_then
     result = player.play_game(1)
