@@ -102,6 +102,29 @@ def audit(recordings: list[Path]) -> dict:
     return total.to_dict()
 
 
+def overhead_per_decision(recordings: list[Path]) -> tuple[list[float], int]:
+    """Each decision's capture + decode + solve + the settle beyond the game's own drawing, in ms; and how many
+    decisions had no redraw report to tell the two apart (their frames were polled, or nothing was drawn).
+
+    The game's own drawing is the recorded ``redraw``: from the end of the batch to the window system's last
+    report of the board being drawn; what follows it in ``settle`` is autoplay's wait to be sure it was the last.
+    """
+    from autoplay.replay.recording import read_recording
+
+    found, untold = [], 0
+    for path in recordings:
+        if not (path / "decisions.jsonl").is_file():
+            continue
+        for decision in read_recording(path).decisions:
+            timing = decision.timing
+            if "redraw" not in timing:
+                untold += 1
+                continue
+            rest = timing["settle"] - timing["redraw"]
+            found.append(1000 * (timing["capture"] + rest + timing["decode"] + timing["solve"]))
+    return found, untold
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="gnome-mines", choices=["gnome-mines", "xdemineur"])
@@ -128,6 +151,7 @@ def main() -> int:
         args.game, args.preset, args.games, extra, record_root, args.window_manager
     )
     audited = audit(recordings)
+    overhead, untold = overhead_per_decision(recordings)
     if args.json_out:
         Path(args.json_out).write_text(
             json.dumps({"games": games, "aborted": errors, "clicks": clicks, "audit": audited}, indent=2)
@@ -161,6 +185,10 @@ def main() -> int:
         "Mean milliseconds per decision: "
         + ", ".join(f"{k} {v:.1f}" for k, v in ms.items())
         + f" ({decisions} decisions, {moves} moves).",
+        "",
+        "Per decision beyond the game's own drawing (capture + the settle after the last redraw report + decode + "
+        f"solve): median {percentile(overhead, 50):.1f} ms, p90 {percentile(overhead, 90):.1f} ms over "
+        f"{len(overhead)} decisions ({untold} with no redraw report).",
         "",
         f"Misread audit (every board read during play against the layout each game revealed at its end): "
         f"{audited['games_audited']} games, {audited['boards']} boards, {audited['cells']} cells read, "

@@ -120,6 +120,9 @@ class Settled:
     #: The longest pause between two changes of the picture seen while it was still changing (0 with one change
     #: or none): how long this game may sit still in the middle of drawing one move.
     longest_pause: float = 0.0
+    #: Seconds from the start of the wait to the window system's last report of the board being drawn, where
+    #: the wait was on such reports (None otherwise): the game's own drawing time within ``waited``.
+    drawn: float | None = None
 
 
 def _part(frame: np.ndarray, roi: Roi | None) -> np.ndarray:

@@ -37,6 +37,9 @@ class Heard:
     #: the longest pause between two reports on the area while it was being redrawn, in seconds (as read: the
     #: events' own timestamps are the server's idea of time, which Xvfb advances only now and then)
     longest_gap: float = 0.0
+    #: seconds from the start of the wait to the last report on the area (None when none came): the game's own
+    #: drawing time, as far as the reports tell; the rest of ``waited`` is the wait for it to be over
+    drawn: float | None = None
 
 
 @dataclass
@@ -49,6 +52,10 @@ class Asked:
 
     at: float | None = None
     cannot_tell: bool = False
+
+
+def _since(start: float, last: float | None) -> float | None:
+    return None if last is None else last - start
 
 
 def meets(a: Area, b: Area) -> bool:
@@ -142,12 +149,12 @@ class DamageWatch:
             else:
                 left = quiet - (now - last)
                 if left <= 0:
-                    return Heard(True, now - start, False, gap)
+                    return Heard(True, now - start, False, gap, last - start)
             if now - start >= timeout:
-                return Heard(last is not None, now - start, True, gap)
+                return Heard(last is not None, now - start, True, gap, _since(start, last))
             listened = self._listen(area, min(left, timeout - (now - start)), last, gap)
             if listened is None:
-                return Heard(last is not None, self._clock() - start, True, gap)
+                return Heard(last is not None, self._clock() - start, True, gap, _since(start, last))
             last, gap = listened
 
     def wait_answered(
@@ -171,19 +178,19 @@ class DamageWatch:
             if answer is not None:
                 if last is not None and last > answer:  # the frame drawn after the answer
                     if now - last >= short:
-                        return Heard(True, now - start, False, gap)
+                        return Heard(True, now - start, False, gap, last - start)
                 elif now - answer >= paint and (last is None or now - last >= short):
-                    return Heard(last is not None, now - start, False, gap)
+                    return Heard(last is not None, now - start, False, gap, _since(start, last))
             elif asked.cannot_tell or now - start >= first:
                 if last is None and now - start >= first:
                     return Heard(False, now - start, False)
                 if last is not None and now - last >= quiet:
-                    return Heard(True, now - start, False, gap)
+                    return Heard(True, now - start, False, gap, last - start)
             if now - start >= timeout:
-                return Heard(last is not None, now - start, True, gap)
+                return Heard(last is not None, now - start, True, gap, _since(start, last))
             listened = self._listen(area, ANSWER_POLL, last, gap)
             if listened is None:
-                return Heard(last is not None, self._clock() - start, True, gap)
+                return Heard(last is not None, self._clock() - start, True, gap, _since(start, last))
             last, gap = listened
 
     def _listen(self, area: Area, timeout: float, last: float | None, gap: float) -> tuple[float | None, float] | None:

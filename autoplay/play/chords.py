@@ -8,8 +8,9 @@ k reveals saves k - 1 of them (a third of xdemineur's presses over 30 expert gam
 A chord is planned only where it opens nothing but reveals of the batch: every covered neighbour of the number
 that is not a flag on screen is one of them.  The game then opens exactly the cells the solver proved safe, and
 if it disagrees about the flags (a number read wrongly) it opens nothing, which the next frame shows like any
-press the game ignored.  Only flags already on screen that play pressed itself count: the batch's own flags could
-still be on their way, and a flag placed by someone else is no proof of a mine.
+press the game ignored.  The flags that count are those play placed itself, on screen or pressed earlier in the
+batch (a game reads its input in order, so a flag pressed before the chord is down when the chord comes: the
+batch's flags are pressed first); a flag placed by someone else is no proof of a mine.
 
 >>> from autoplay.board.textformat import parse_board
 >>> from autoplay.solver.decide import Move
@@ -49,16 +50,24 @@ def plan_presses(
 
     ``flagged``: the cells play flagged itself; a flag on screen elsewhere keeps chords off its neighbours.
 
-    Presses come in the order of the first move each makes; without a board or a chord button, one press per move.
+    Without a board or a chord button, one press per move, in order.  With them, the batch's flags come first
+    (a chord counts them), then the other presses in the order of the first move each makes.
     """
     plain = [Press(m.row, m.col, "left" if m.action == "reveal" else "right", (i,)) for i, m in enumerate(moves)]
     if chord is None or board is None:
         return plain
     reveal_at = {(m.row, m.col): i for i, m in enumerate(moves) if m.action == "reveal"}
-    chords = _chords(board, reveal_at, chord, frozenset(flagged))
+    batch_flags = {(m.row, m.col) for m in moves if m.action == "flag"}
+    cells = list(board.cells)
+    for r, c in batch_flags:
+        cells[board.index(r, c)] = FLAG
+    with_flags = Board(board.rows, board.cols, tuple(cells), board.mines)
+    chords = _chords(with_flags, reveal_at, chord, frozenset(flagged) | batch_flags)
     made_by = {i: press for press in chords for i in press.moves}
-    presses: list[Press] = []
+    presses = [press for press in plain if press.button == "right"]
     for i, press in enumerate(plain):
+        if press.button == "right":
+            continue
         by_chord = made_by.get(i)
         if by_chord is None:
             presses.append(press)

@@ -887,6 +887,7 @@ class _GameInProgress:
         self.result = result
         self.frame: np.ndarray = np.zeros((0, 0, 3), np.uint8)  # none yet: play_game captures before any step
         self.grabbing = self.waited = 0.0
+        self.drawn: float | None = None  # of ``waited``, the game's own drawing as the window system reported it
         self.expected: list[Move] = []
         self.waited_late = False
         self.waited_obstruction = False  # whether a block drawn over the board has been waited for
@@ -934,7 +935,7 @@ class _GameInProgress:
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
         settled, self.grabbing = self.player.settle(baseline, **kw)
-        self.frame, self.waited = settled.frame, settled.waited
+        self.frame, self.waited, self.drawn = settled.frame, settled.waited, settled.drawn
 
     def step(self) -> None:
         """Read the latest frame and do the one thing it calls for."""
@@ -1279,7 +1280,7 @@ class _GameInProgress:
         if not self.final_checked:
             self.final_checked = True
             settled, self.grabbing = self.player.settle_end(self.frame, state)
-            self.frame, self.waited = settled.frame, settled.waited
+            self.frame, self.waited, self.drawn = settled.frame, settled.waited, settled.drawn
             return
         if state == UNDECIDED:  # the settled frame read again for what the last guess's cell can show
             end, decoded = read_last_guess(decoded, self.last_guess)
@@ -1456,6 +1457,8 @@ class _GameInProgress:
         result = self.result
         for key, value in timing.items():
             result.timing[key] += value
+        if self.drawn is not None:  # recorded, not summed: the settle beyond the game's own drawing is its rest
+            timing = {**timing, "redraw": min(self.drawn, timing["settle"])}
         result.decisions += 1
         result.moves += len(moves) + len(kept)
         result.flagged.update((m.row, m.col) for m in moves if m.action == "flag")
@@ -1480,6 +1483,7 @@ class _GameInProgress:
             return
         if not moves:  # flags kept in mind alone: decide again on this frame, its capture already counted
             self.grabbing = self.waited = 0.0
+            self.drawn = None
             self.batch, self.batch_kept, self.expected = [], kept, []
             return
         before = self.frame

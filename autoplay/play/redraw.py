@@ -215,11 +215,11 @@ class DamageRhythm:
             else:  # a pause inside a redraw close to the quiet wait means a longer one may come
                 self.quiet = max(self.quiet, min(LEARNT_CEILING, RHYTHM_MARGIN * heard.longest_gap))
         if heard.timed_out:
-            return Settled(frame, changed, heard.waited, True), heard.longest_gap
+            return Settled(frame, changed, heard.waited, True, drawn=heard.drawn), heard.longest_gap
         if heard.damaged == changed:  # a redraw that ended, or a click without effect (nothing reported)
             if not learning:
                 self.settled_cleanly()
-            return Settled(frame, changed, heard.waited, False), heard.longest_gap
+            return Settled(frame, changed, heard.waited, False, drawn=heard.drawn), heard.longest_gap
         if changed and not self.watch.heard_since(roi_area(roi)):  # not even reported since: a miss
             self.misses += MAX_MISSES if learning else 1
         return None  # (a redraw that began between the end of the wait and the grab is polled out)

@@ -26,6 +26,7 @@ from autoplay.replay.decide import decide_move
 from autoplay.replay.recording import read_recording
 from autoplay.vision import Grid, decode_frame, load_skin
 from autoplay.vision.frame_delta import FrameReader
+from tests.e2e.xrecord import ButtonPresses
 
 pytestmark = [pytest.mark.e2e, pytest.mark.spread]  # each test starts its own display and game
 
@@ -96,7 +97,8 @@ def check_replay(record: Path, skin_name: str) -> int:
 def test_real_game_sessions_end_in_detected_results_with_safe_clicks(display, game, tmp_path):
     skin = load_skin(game)
     with launch_game(game, display, preset="expert", workdir=tmp_path / "game") as running:
-        summary = play_cli(display, game, tmp_path / "rec", running.mines)
+        with ButtonPresses(display) as presses:  # the X server's own record of every press
+            summary = play_cli(display, game, tmp_path / "rec", running.mines)
         # The game itself, read independently after the session, shows the last result
         # (on the grid the session located: the window has not moved).
         recording = read_recording(tmp_path / "rec")
@@ -112,6 +114,11 @@ def test_real_game_sessions_end_in_detected_results_with_safe_clicks(display, ga
     # every loss came from a guess: a certain move that hits a mine would mean a misread board
     assert summary["losses_after_certain_move"] == 0, summary["per_game"]
 
+    # the presses the server saw are the presses the session counted; xdemineur's skin names its chord button
+    # (middle), and chords reached the game (its end screen and the replayed moves are checked above and below)
+    assert len(presses.seen) == summary["clicks_attempted"]
+    middles = [p for p in presses.seen if p.button == 2]
+    assert bool(middles) == (skin.chord == "middle"), (len(middles), skin.chord)
     game_clicks = sum(g["clicks"] for g in summary["per_game"])
     assert summary["clicks_refused"] == 0
     # every attempted click is a board move, except at most one new-game click (the face) per game

@@ -52,12 +52,19 @@ def test_each_press_s_moves_follow_one_another_so_a_cut_batch_leaves_a_prefix():
     board = parse_board("F1..\n11..\n....")
     moves = [Move("reveal", 0, 2, 0.0), Move("reveal", 2, 3, 0.0), Move("reveal", 1, 2, 0.0), Move("flag", 2, 0, 1.0)]
     ordered, presses = in_press_order(board, moves, "middle", {(0, 0)})
-    assert [(m.row, m.col) for m in ordered] == [(0, 2), (1, 2), (2, 3), (2, 0)]
+    assert [(m.row, m.col) for m in ordered] == [(2, 0), (0, 2), (1, 2), (2, 3)]
     assert [(p.row, p.col, p.button, p.moves) for p in presses] == [
-        (0, 1, "middle", (0, 1)),
-        (2, 3, "left", (2,)),
-        (2, 0, "right", (3,)),
+        (2, 0, "right", (0,)),  # the batch's flags first: a chord may count them
+        (0, 1, "middle", (1, 2)),
+        (2, 3, "left", (3,)),
     ]
+
+
+def test_a_flag_pressed_earlier_in_the_batch_counts_for_a_chord():
+    board = parse_board("...\n.1.\n...")  # the batch flags (0, 0): the 1's other neighbours are safe
+    moves = reveals(AROUND) + [Move("flag", 0, 0, 1.0)]
+    presses = plan_presses(board, moves, "middle", flagged=())
+    assert [(p.row, p.col, p.button) for p in presses] == [(0, 0, "right"), (1, 1, "middle")]
 
 
 @pytest.mark.parametrize("seed", [3, 11, 12])
