@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Collection
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from autoplay.cli.arguments import plain_name, positive_int
 from autoplay.cli.window_options import add_window_options, choose_backend_for, query_from_args
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from autoplay.calibrate.skin_writer import SkinSettings
+    from autoplay.control.window import WindowQuery
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -85,6 +88,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=positive_int,
         default=12,
         help="with --live: most games to play; it stops once every tile is named (default 12)",
+    )
+    p.add_argument(
+        "--chord",
+        choices=("find", "middle", "left", "none"),
+        default="find",
+        help="with --live: the button that makes the game's chord (one press on a number whose flags are placed "
+        "opens its other neighbours). 'find' (default): once every tile is named, play up to two games with the "
+        "new skin, trying the middle button and then a left press where a chord opens only certain cells, and "
+        "write the one whose cells opened; 'none': write no chord",
     )
     p.add_argument(
         "--counter",
@@ -259,7 +271,58 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
             f"not yet named: {' '.join(missing)} - play more games (--games) or name them in [labels]; "
             f"contact sheet: {result.contact_sheet}"
         )
+    elif args.chord != "none":
+        _write_chord(args, display, backend, query, root, result.path)
     return 0
+
+
+def _write_chord(
+    args: argparse.Namespace, display: str | None, backend: str, query: WindowQuery, root: Path, path: Path
+) -> None:
+    """Give the skin just written its ``[press] chord``: the one named, or the one found by trying (--chord find)."""
+    from autoplay.calibrate.chord_probe import CHORD_TRIALS, probe_chord, skin_entry
+    from autoplay.cli.play import _learning
+    from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
+    from autoplay.play.player import Player, PlayerSettings
+    from autoplay.solver import choose_move
+    from autoplay.solver.closure import closed_batch
+    from autoplay.vision import load_skin
+
+    if args.chord in CHORD_TRIALS:
+        button = args.chord
+    else:
+        print("finding the chord button: playing with the new skin, flags pressed ...", flush=True)
+        skin = load_skin(args.name, root)
+
+        def solve(board: Any, *, opened: Collection[tuple[int, int]] = ()) -> Any:
+            decision = choose_move(board, board.mines, skin.rules, opened=opened)
+            return closed_batch(board, decision, board.mines, opened)
+
+        window, screen, mouse = connect(
+            display, query.wm_class, query.title, 5.0, skin, pid=query.pid, backend=backend, damage=True
+        )
+        settings = PlayerSettings(rules=skin.rules, press_flags=True, chord_trials=CHORD_TRIALS)
+        player = Player(screen, mouse, vision_decoder(skin, None), solve, settings, None)
+        # a young skin meets tiles its calibration did not: they are learnt as play learns them (play --learn)
+        on_game = _learning(player, skin, None, None, sys.stdout, root)
+        try:
+            state = prepare(player, window)
+            start = new_game_starter(player, window, skin.new_game)
+            probe = probe_chord(player, CHORD_PROBE_GAMES, start, state, on_game)
+        finally:
+            window.close_connection()
+            mouse.close()
+        print(probe.message(), flush=True)
+        button = probe.button
+    if button is not None:
+        with open(path, "a", encoding="utf-8") as file:
+            file.write(skin_entry(button))
+        print(f"wrote [press] chord = {button!r} to {path}")
+
+
+#: Most games ``calibrate --live --chord find`` plays to find the chord button (an expert game nearly always has a
+#: number with its flags placed and two certain cells left beside it).
+CHORD_PROBE_GAMES = 2
 
 
 def _forget_learned(args: argparse.Namespace) -> int:

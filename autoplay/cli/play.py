@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Collection
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from autoplay.cli.arguments import non_negative_int, positive_int, positive_seconds
@@ -159,8 +160,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any) -> Any:
-    """An ``on_game`` hook that learns the game's unknown tiles, reloads the skin into the player, then ``then``."""
+def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any, home: Path | None = None) -> Any:
+    """An ``on_game`` hook that learns the game's unknown tiles, reloads the skin into the player, then ``then``.
+
+    ``home``: the folder the skin lives in (default: the skin home it is found in).
+    """
     from autoplay.calibrate.learn import learn_during_game
     from autoplay.calibrate.learn_game import learn_after_game
     from autoplay.calibrate.learned_templates import add_learned
@@ -168,7 +172,7 @@ def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any) ->
     from autoplay.vision import load_skin
     from autoplay.vision.skin import skin_home_of
 
-    home = skin_home_of(skin.name)
+    home = home if home is not None else skin_home_of(skin.name)
     current = [skin]
     # Whether the game shows every mine when lost is a rule of that game: one lost board that showed the
     # whole count proves it for the session's later ones, where a popup may hide a few of the mines.

@@ -42,6 +42,11 @@ class Press:
     button: Button
     moves: tuple[int, ...]
 
+    @property
+    def is_chord(self) -> bool:
+        """Whether the press makes several moves (a chord on a number; a plain press makes its own cell's)."""
+        return len(self.moves) > 1
+
 
 def plan_presses(
     board: Board | None, moves: Sequence[Move], chord: Button | None, flagged: Collection[Coord] = ()

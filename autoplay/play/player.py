@@ -171,6 +171,11 @@ class PlayerSettings:
     #: The button of the game's chord (a skin's ``[press] chord``): certain reveals around a shown number whose
     #: flags are all on screen are made by one press on the number (:mod:`autoplay.play.chords`); None: one each.
     chord: Button | None = None
+    #: Buttons to try as the chord where ``chord`` is None (``calibrate --live`` finds a new game's chord so): the
+    #: first batch a chord would shorten tries the first; its cells opening confirm it for the session
+    #: (:attr:`Player.chord_found`), cells still covered once the late-redraw waits are over rule it out, and they
+    #: are pressed one by one as any press the game ignored.
+    chord_trials: tuple[Button, ...] = ()
 
 
 @dataclass
@@ -439,6 +444,8 @@ class Player:
         self.relocated_for: frozenset[tuple[int, int]] = frozenset()  # unread cells a fresh location was tried for
         self.board_moved = False  # the page around the board changed: the next read locates the board afresh
         self.presses_made = 0  # presses of the last batch (a chord makes several moves with one)
+        self.chord_found: Button | None = None  # a chord button tried (``chord_trials``) whose cells opened
+        self.chord_failed: list[Button] = []  # chord buttons tried whose cells stayed covered
         self.last_read: np.ndarray | None = None  # the frame read last, to see the board move from frame to frame
         self.moved_at_read = False  # whether the last read found the board moved (and located it afresh)
         #: A fresh location found no better grid than this one, and the board has not moved since: the many
@@ -932,6 +939,7 @@ class _GameInProgress:
         self.learn_tried: tuple[frozenset[tuple[int, int]], int] = (frozenset(), 0)  # opened cells, numbers read
         self.kept_flags: set[tuple[int, int]] = set()  # mines proven and not flagged on screen (press_flags off)
         self.batch_kept: list[tuple[int, int]] = []  # the flags the last batch kept in mind instead of pressing
+        self.chord_on_trial: tuple[Button, frozenset[tuple[int, int]]] | None = None  # a tried chord, its cells
 
     def capture(self, baseline: np.ndarray | None = None, **kw: Any) -> None:
         settled, self.grabbing = self.player.settle(baseline, **kw)
@@ -1039,6 +1047,8 @@ class _GameInProgress:
         missing = unregistered(board, self.expected, set(unknown))
         if missing:
             return self.recover(missing)
+        if self.chord_on_trial is not None:  # every cell the tried chord made has opened
+            self.player.chord_found, self.chord_on_trial = self.chord_on_trial[0], None
         if unknown and self.learned_now(frame, decoded, board, unknown):
             self.result.unknown_seen.update(unknown)
             return self.step()  # the same frame, read with the tiles just learned
@@ -1390,6 +1400,9 @@ class _GameInProgress:
                 return self.capture(self.frame, change_timeout=0.0)
             raise ControlError(f"{len(missing)} click(s) did not register, e.g. {missing[0]}")
         before = self.frame
+        if self.chord_on_trial is not None and self.chord_on_trial[1] & {(m.row, m.col) for m in missing}:
+            self.player.chord_failed.append(self.chord_on_trial[0])  # its cells stayed covered: not the game's chord
+        self.chord_on_trial = None
         reclicked = self.player.click_moves(missing, before)  # one press each: a chord the game ignored is retried so
         if reclicked is None:
             return self.reread(lambda: ControlError("the board kept changing between reading it and clicking"))
@@ -1422,6 +1435,14 @@ class _GameInProgress:
         self.asked_before_acting = False
         self.capture(before, patience=2.0)
 
+    def chord_to_press(self) -> tuple[Button | None, Button | None]:
+        """The game's chord button if known (the skin's, or one a trial confirmed), else the next one to try."""
+        chord = self.settings.chord or self.player.chord_found
+        if chord is not None or self.chord_on_trial is not None:
+            return chord, None
+        left = [b for b in self.settings.chord_trials if b not in self.player.chord_failed]
+        return None, (left[0] if left else None)
+
     def act(self, decoded: DecodedFrame, decision: Decision, state: str, t_decode: float, t_solve: float) -> None:
         """Click the decision's moves as one batch, account for it, and capture the result.
 
@@ -1430,8 +1451,13 @@ class _GameInProgress:
         kept_before = sorted(self.kept_flags)
         moves, kept = split_flags(decision.moves, self.settings.press_flags)
         t2 = time.perf_counter()
-        moves, presses = in_press_order(decoded.board, moves, self.settings.chord, self.result.flagged)
+        chord, trial = self.chord_to_press()
+        moves, presses = in_press_order(decoded.board, moves, chord or trial, self.result.flagged)
         made = self.player.click_moves(moves, self.frame, presses)
+        if trial is not None and made is not None:
+            chorded = [moves[i] for p in presses[: self.player.presses_made] if p.is_chord for i in p.moves]
+            if chorded:
+                self.chord_on_trial = (trial, frozenset((m.row, m.col) for m in chorded))
         clicks = None if made is None else self.player.presses_made
         if clicks is None:
             # Nothing pressed, nothing kept: the next frame is decided afresh.  Kept before the check, the mines of a

@@ -67,6 +67,9 @@ def test_live_calibration_of_xdemineur_reads_its_screenshots(tmp_path: Path) -> 
     # The blind skin must read real screenshots it never saw: every cell it reads is right, most are read.
     skin = load_skin("xd-live", tmp_path)
     assert skin.origin == "live"  # so `play` learns its unknown tiles by default
+    # xdemineur chords with the middle button: the games played with the new skin tried it and its cells opened
+    assert "chord: the middle button opens" in proc.stdout, proc.stdout[-1500:]
+    assert skin.chord == "middle"
     read = right = total = 0
     for name in ("expert_end", "expert_mid3", "small_end"):
         truth = read_board(FIXTURES / f"{name}.txt")

@@ -84,3 +84,24 @@ def test_games_with_chords_end_as_without_them_in_fewer_presses(seed):
     assert middles, "no chord was pressed"
     assert chorded.clicks < plain.clicks
     assert chorded.retries == 0
+
+
+def test_a_chord_button_tried_is_confirmed_only_by_its_cells_opening():
+    """A game that chords with the middle button: a left press on the number opens nothing and is ruled out, its
+    cells are pressed one by one, and the middle button is then found and used."""
+    table = FakeTable(16, 16, 40, seed=11)
+    player, backend = make_player(table, chord_trials=("left", "middle"))
+    result = player.play_game(1)
+    assert result.result == table.state and backend.stray == []
+    assert player.chord_failed == ["left"] and player.chord_found == "middle"
+    assert any(button == "middle" for *_, button in backend.clicks)
+    assert result.retries >= 1  # the cells of the left press that opened nothing were pressed again
+
+
+def test_no_chord_is_found_in_a_game_without_one():
+    table = FakeTable(16, 16, 40, seed=11)
+    table.chord = lambda row, col: None  # this game ignores chords
+    player, _ = make_player(table, chord_trials=("middle", "left"))
+    result = player.play_game(1)
+    assert result.result == table.state
+    assert player.chord_found is None and player.chord_failed == ["middle", "left"]
