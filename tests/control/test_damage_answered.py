@@ -63,3 +63,25 @@ def test_a_game_that_cannot_tell_is_waited_for_by_the_quiet_rule():
 def test_no_answer_and_no_damage_ends_after_the_first_wait():
     damaged, waited = wait([], answer=None)
     assert not damaged and waited == pytest.approx(0.5, abs=0.005)
+
+
+@pytest.mark.parametrize(
+    "reports, answer, cannot_tell, last",
+    [
+        ([0.0, 0.021, 0.054], 0.029, False, 0.054),  # the frame drawn after the answer
+        ([0.0, 0.02], None, True, 0.02),  # the quiet rule
+        ([], None, False, None),  # nothing drawn
+    ],
+)
+def test_the_game_s_own_drawing_is_told_apart_from_the_wait_after_it(reports, answer, cannot_tell, last):
+    """``drawn`` is when the last report came: what the game took; the rest of ``waited`` is the wait to be sure."""
+    asked = Asked(cannot_tell=cannot_tell)
+    watch = Scripted(reports, asked, answer)
+    heard = watch.wait_answered(BOARD, asked, first=0.5, quiet=0.076, paint=0.045, short=0.008, timeout=2.0)
+    assert heard.drawn == (None if last is None else pytest.approx(last, abs=0.001))
+
+
+def test_the_quiet_rule_tells_the_drawing_apart_too():
+    heard = Scripted([0.002, 0.005], Asked(), None).wait(BOARD, first=0.5, quiet=0.008, timeout=2.0)
+    assert heard.damaged and heard.drawn == pytest.approx(0.005, abs=0.001)
+    assert heard.waited == pytest.approx(0.013, abs=0.001)
