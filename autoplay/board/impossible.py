@@ -47,12 +47,19 @@ def impossible_readings(board: Board) -> list[Coord]:
         if not cell.isdigit():
             continue
         value, around = int(cell), table[index]
-        mines = [n for n in around if cells[n] in _SHOWN_MINE]
-        if value == 0:
-            wrong = [n for n in around if cells[n] == HIDDEN] + mines
-        elif len(mines) > value:
-            wrong = mines
-        elif sum(cells[n] in _MAY_HOLD_MINE for n in around) < value:
+        # one pass to count (every frame of play is checked: most numbers break nothing), lists only for a break
+        hidden = shown = room = 0
+        for n in around:
+            near = cells[n]
+            if near in _MAY_HOLD_MINE:
+                room += 1
+                hidden += near == HIDDEN
+                shown += near in _SHOWN_MINE
+        if value == 0 and (hidden or shown):
+            wrong = [n for n in around if cells[n] == HIDDEN or cells[n] in _SHOWN_MINE]
+        elif shown > value:
+            wrong = [n for n in around if cells[n] in _SHOWN_MINE]
+        elif room < value:
             wrong = [n for n in around if cells[n].isdigit()]  # one of them may be a covered tile misread
         else:
             continue
