@@ -85,8 +85,21 @@ def test_the_text_button_starts_new_games_in_calibration_and_in_play(tmp_path: P
                 x0, y0, x1, _ = locate_grid(grab(page.window.rect, display.name)).rect
                 point = f"{(x0 + x1) // 2},{y0 - ABOVE_BOARD}"
                 before = wait_for_games(log, 1)  # the page's own first game
+                # --chord none: the games that find the chord button would start new games of their own
                 taught = autoplay(
-                    ["calibrate", "--live", "--name", "web", "--new-game-click", point, "--games", "3", *OPTIONS],
+                    [
+                        "calibrate",
+                        "--live",
+                        "--name",
+                        "web",
+                        "--new-game-click",
+                        point,
+                        "--games",
+                        "3",
+                        "--chord",
+                        "none",
+                    ]
+                    + OPTIONS,
                     env,
                     600,
                 )
