@@ -46,6 +46,7 @@ class SkinSettings:
     patch_size: int = DEFAULT_SIZE
     inset: float = DEFAULT_INSET
     counter: tuple[str, tuple[int, int, int, int], str] | None = None  # anchor, box, format of a mine counter
+    chord: str | None = None  # the button the game chords with (``[press] chord``), where the user named it
 
 
 def write_skin(
@@ -100,6 +101,8 @@ def write_skin(
         "mines": dict(settings.mines),
         "labels": {stem: label for stem, (label, _) in templates.items()},
     }
+    if settings.chord is not None:
+        data["press"] = {"chord": settings.chord}
     if counter is not None:
         data["counter"] = {"anchor": counter.anchor, "box": list(counter.box), "format": counter.format}
         data["counter_glyphs"] = {}

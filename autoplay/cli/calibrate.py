@@ -93,10 +93,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--chord",
         choices=("find", "middle", "left", "none"),
         default="find",
-        help="with --live: the button that makes the game's chord (one press on a number whose flags are placed "
-        "opens its other neighbours). 'find' (default): once every tile is named, play up to two games with the "
-        "new skin, trying the middle button and then a left press where a chord opens only certain cells, and "
-        "write the one whose cells opened; 'none': write no chord",
+        help="the button that makes the game's chord (one press on a number whose flags are placed opens its "
+        "other neighbours), written to the skin as [press] chord. 'find' (default; with --live only, screenshots "
+        "write none): once every tile is named, play up to two games with the new skin, trying the middle button "
+        "and then a left press where a chord opens only certain cells, and write the one whose cells opened; "
+        "'none': write no chord",
     )
     p.add_argument(
         "--counter",
@@ -142,8 +143,14 @@ def _settings(args: argparse.Namespace):
     click = None if new_game_point(args.new_game_click) else args.new_game_click
     new_game = {k: v for k, v in (("key", args.new_game_key), ("click", click)) if v}
     counter = (*parse_counter_option(args.counter), args.counter_format) if args.counter else None
+    chord = args.chord if args.chord in ("middle", "left") else None  # "find" is --live's, after the skin is written
     return SkinSettings(
-        rules=Rules(args.first_click, args.win), window=window, new_game=new_game, mines=mines, counter=counter
+        rules=Rules(args.first_click, args.win),
+        window=window,
+        new_game=new_game,
+        mines=mines,
+        counter=counter,
+        chord=chord,
     )
 
 
@@ -271,15 +278,15 @@ def _calibrate_live(args: argparse.Namespace, settings, root) -> int:
             f"not yet named: {' '.join(missing)} - play more games (--games) or name them in [labels]; "
             f"contact sheet: {result.contact_sheet}"
         )
-    elif args.chord != "none":
-        _write_chord(args, display, backend, query, root, result.path)
+    elif args.chord == "find":
+        _find_chord(args, display, backend, query, root, result.path)
     return 0
 
 
-def _write_chord(
+def _find_chord(
     args: argparse.Namespace, display: str | None, backend: str, query: WindowQuery, root: Path, path: Path
 ) -> None:
-    """Give the skin just written its ``[press] chord``: the one named, or the one found by trying (--chord find)."""
+    """Give the skin just written the ``[press] chord`` found by trying (``--chord find``), if one is found."""
     from autoplay.calibrate.chord_probe import CHORD_TRIALS, probe_chord, skin_entry
     from autoplay.cli.play import _learning
     from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
@@ -288,36 +295,32 @@ def _write_chord(
     from autoplay.solver.closure import closed_batch
     from autoplay.vision import load_skin
 
-    if args.chord in CHORD_TRIALS:
-        button = args.chord
-    else:
-        print("finding the chord button: playing with the new skin, flags pressed ...", flush=True)
-        skin = load_skin(args.name, root)
+    print("finding the chord button: playing with the new skin, flags pressed ...", flush=True)
+    skin = load_skin(args.name, root)
 
-        def solve(board: Any, *, opened: Collection[tuple[int, int]] = ()) -> Any:
-            decision = choose_move(board, board.mines, skin.rules, opened=opened)
-            return closed_batch(board, decision, board.mines, opened)
+    def solve(board: Any, *, opened: Collection[tuple[int, int]] = ()) -> Any:
+        decision = choose_move(board, board.mines, skin.rules, opened=opened)
+        return closed_batch(board, decision, board.mines, opened)
 
-        window, screen, mouse = connect(
-            display, query.wm_class, query.title, 5.0, skin, pid=query.pid, backend=backend, damage=True
-        )
-        settings = PlayerSettings(rules=skin.rules, press_flags=True, chord_trials=CHORD_TRIALS)
-        player = Player(screen, mouse, vision_decoder(skin, None), solve, settings, None)
-        # a young skin meets tiles its calibration did not: they are learnt as play learns them (play --learn)
-        on_game = _learning(player, skin, None, None, sys.stdout, root)
-        try:
-            state = prepare(player, window)
-            start = new_game_starter(player, window, skin.new_game)
-            probe = probe_chord(player, CHORD_PROBE_GAMES, start, state, on_game)
-        finally:
-            window.close_connection()
-            mouse.close()
-        print(probe.message(), flush=True)
-        button = probe.button
-    if button is not None:
+    window, screen, mouse = connect(
+        display, query.wm_class, query.title, 5.0, skin, pid=query.pid, backend=backend, damage=True
+    )
+    settings = PlayerSettings(rules=skin.rules, press_flags=True, chord_trials=CHORD_TRIALS)
+    player = Player(screen, mouse, vision_decoder(skin, None), solve, settings, None)
+    # a young skin meets tiles its calibration did not: they are learnt as play learns them (play --learn)
+    on_game = _learning(player, skin, None, None, sys.stdout, root)
+    try:
+        state = prepare(player, window)
+        start = new_game_starter(player, window, skin.new_game)
+        probe = probe_chord(player, CHORD_PROBE_GAMES, start, state, on_game)
+    finally:
+        window.close_connection()
+        mouse.close()
+    print(probe.message(), flush=True)
+    if probe.button is not None:
         with open(path, "a", encoding="utf-8") as file:
-            file.write(skin_entry(button))
-        print(f"wrote [press] chord = {button!r} to {path}")
+            file.write(skin_entry(probe.button))
+        print(f"wrote [press] chord = {probe.button!r} to {path}")
 
 
 #: Most games ``calibrate --live --chord find`` plays to find the chord button (an expert game nearly always has a

@@ -150,3 +150,13 @@ def test_a_lone_mine_tile_is_a_mine_and_the_fatal_one_is_found_without_neighbour
     with_four = [fresh, opened, lost + (opened == 4) * 4, again]
     assert propose_labels(with_four).get(4) == "F"
     assert 4 not in propose_labels(with_four, flags_possible=False)
+
+
+@pytest.mark.parametrize("chord, written", [("middle", "middle"), ("left", "left"), ("none", None), ("find", None)])
+def test_a_chord_button_named_on_the_command_line_is_written_with_the_skin(
+    tmp_path: Path, chord: str, written: str | None
+) -> None:
+    """From screenshots nothing can be tried: a named button is written as it is, 'find' writes none."""
+    args = ["calibrate", str(XD / "small_fresh.png"), str(XD / "small_end.png"), "--name", "xd"]
+    assert main([*args, "--out-root", str(tmp_path), "--chord", chord]) == 0
+    assert load_skin("xd", tmp_path).chord == written
