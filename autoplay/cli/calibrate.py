@@ -289,6 +289,8 @@ def _find_chord(
     """Give the skin just written the ``[press] chord`` found by trying (``--chord find``), if one is found."""
     from autoplay.calibrate.chord_probe import CHORD_TRIALS, probe_chord, skin_entry
     from autoplay.cli.play import _learning
+    from autoplay.control.mouse import UserTookOver
+    from autoplay.errors import AutoplayError
     from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
     from autoplay.play.player import Player, PlayerSettings
     from autoplay.solver import choose_move
@@ -313,6 +315,14 @@ def _find_chord(
         state = prepare(player, window)
         start = new_game_starter(player, window, skin.new_game)
         probe = probe_chord(player, CHORD_PROBE_GAMES, start, state, on_game)
+        # Left as a fresh game, as `play` starts best: a finished board full of flags is the hardest picture to
+        # locate a grid on (Firefox at 125%: `play` right after found a part of it, and stopped).
+        try:
+            start()
+        except UserTookOver:
+            raise
+        except AutoplayError as exc:
+            print(f"could not start a fresh game after trying the chord ({exc}); start one before playing", flush=True)
     finally:
         window.close_connection()
         mouse.close()
