@@ -288,21 +288,19 @@ def _find_chord(
 ) -> None:
     """Give the skin just written the ``[press] chord`` found by trying (``--chord find``), if one is found."""
     from autoplay.calibrate.chord_probe import CHORD_TRIALS, probe_chord, skin_entry
-    from autoplay.cli.play import _learning
+    from autoplay.cli.play import learning_hook
     from autoplay.control.mouse import UserTookOver
     from autoplay.errors import AutoplayError
     from autoplay.play.live import connect, new_game_starter, prepare, vision_decoder
     from autoplay.play.player import Player, PlayerSettings
-    from autoplay.solver import choose_move
-    from autoplay.solver.closure import closed_batch
+    from autoplay.replay.decide import decide_move
     from autoplay.vision import load_skin
 
     print("finding the chord button: playing with the new skin, flags pressed ...", flush=True)
     skin = load_skin(args.name, root)
 
     def solve(board: Any, *, opened: Collection[tuple[int, int]] = ()) -> Any:
-        decision = choose_move(board, board.mines, skin.rules, opened=opened)
-        return closed_batch(board, decision, board.mines, opened)
+        return decide_move(board, board.mines, skin.rules, closed=True, opened=opened)  # as play decides
 
     window, screen, mouse = connect(
         display, query.wm_class, query.title, 5.0, skin, pid=query.pid, backend=backend, damage=True
@@ -310,7 +308,7 @@ def _find_chord(
     settings = PlayerSettings(rules=skin.rules, press_flags=True, chord_trials=CHORD_TRIALS)
     player = Player(screen, mouse, vision_decoder(skin, None), solve, settings, None)
     # a young skin meets tiles its calibration did not: they are learnt as play learns them (play --learn)
-    on_game = _learning(player, skin, None, None, sys.stdout, root)
+    on_game = learning_hook(player, skin, None, None, sys.stdout, root)
     try:
         state = prepare(player, window)
         start = new_game_starter(player, window, skin.new_game)

@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         on_game = None if args.json or args.dry_run else _print_game
         learns = args.learn if args.learn is not None else skin.origin == "live"
         if learns and not args.dry_run:
-            on_game = _learning(player, skin, args.mines, on_game, sys.stderr if args.json else sys.stdout)
+            on_game = learning_hook(player, skin, args.mines, on_game, sys.stderr if args.json else sys.stdout)
         play_session(player, args.games, start, on_game=on_game, first_state=first_state, summary=summary)
     finally:
         data = summary.to_dict()
@@ -160,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _learning(player: Any, skin: Any, mines: int | None, then: Any, out: Any, home: Path | None = None) -> Any:
+def learning_hook(player: Any, skin: Any, mines: int | None, then: Any, out: Any, home: Path | None = None) -> Any:
     """An ``on_game`` hook that learns the game's unknown tiles, reloads the skin into the player, then ``then``.
 
     ``home``: the folder the skin lives in (default: the skin home it is found in).

@@ -237,14 +237,13 @@ class Mouse:
         for it; a pointer that never gets there means a hand on the mouse.
         """
         self._check_user()
+        seen = None
         if isinstance(self.backend, ReportsArrival):  # the move and the question after it in one round trip
             seen = self.backend.move_and_report(bx, by)
-            self._last = (bx, by)
-            self._check_user(seen=seen)
-            return
-        self.backend.move(bx, by)
+        else:
+            self.backend.move(bx, by)
         self._last = (bx, by)
-        self._check_user()
+        self._check_user(seen=seen)
 
     def click(self, x: float, y: float, button: Button, board: Rect) -> None:
         """One guarded click: a batch of one."""

@@ -94,6 +94,7 @@ class X11Guard:
 
         conn, root = self.x.conn, self.x.root
         wid, ask = self.window_id, conn.display
+        window = conn.create_resource_object("window", wid)
         attributes = request.GetWindowAttributes(display=ask, defer=True, window=wid)
         origin = request.TranslateCoords(display=ask, defer=True, src_wid=root, dst_wid=wid, src_x=0, src_y=0)
         geometry = request.GetGeometry(display=ask, defer=True, drawable=wid)
@@ -110,7 +111,7 @@ class X11Guard:
         children = tree.children
         ids = [child.id for child in children]
         if self._top not in ids:
-            self._top = self._top_level(conn.create_resource_object("window", wid))
+            self._top = self._top_level(window)
         place = ids.index(self._top)
         self._below_top = ids[place - 1] if place else None
         above = [child for child in children[place + 1 :] if child.id != self.backstop.id]
@@ -137,7 +138,7 @@ class X11Guard:
                 raise BoardCovered(
                     f"the board is covered by window {self._name(child)!r}",
                     cover=int(client.id),
-                    own=self._is_own(client, conn.create_resource_object("window", wid)),
+                    own=self._is_own(client, window),
                 )
         return None if where is None else (int(where.root_x), int(where.root_y))
 

@@ -107,13 +107,17 @@ def in_press_order(
 
 
 def _chords(board: Board, reveal_at: dict[Coord, int], button: Button, flagged: frozenset[Coord]) -> list[Press]:
-    """Chords that each make at least :data:`MIN_CHORD` reveals no other chord makes, the largest first."""
+    """Chords that each make at least :data:`MIN_CHORD` reveals no other chord makes, the largest first.
+
+    Only numbers beside a reveal of the batch can make one: the rest of the board is not looked at (this runs
+    before every batch).
+    """
+    beside = {rc for reveal in reveal_at for rc in board.neighbours(*reveal)}
     options: list[tuple[int, int, list[int]]] = []
-    for r in range(board.rows):
-        for c in range(board.cols):
-            made = _opens(board, r, c, reveal_at, flagged)
-            if made is not None and len(made) >= MIN_CHORD:
-                options.append((r, c, made))
+    for r, c in sorted(beside):
+        made = _opens(board, r, c, reveal_at, flagged)
+        if made is not None and len(made) >= MIN_CHORD:
+            options.append((r, c, made))
     chosen: list[Press] = []
     taken: set[int] = set()
     while options:

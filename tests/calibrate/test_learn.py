@@ -18,7 +18,7 @@ from autoplay.calibrate.learn import learn_from_final_board
 from autoplay.calibrate.learn_game import learn_after_game
 from autoplay.calibrate.learned_templates import add_learned, forget_learned, learned_log
 from autoplay.cli.main import main
-from autoplay.cli.play import _learning
+from autoplay.cli.play import learning_hook
 from autoplay.play.player import GameResult
 from autoplay.vision import decode_frame, load_skin, read_image
 
@@ -130,7 +130,7 @@ def test_the_play_hook_learns_prints_and_reloads_the_skin(home, capsys, monkeypa
 
     player = PlayerStub()
     seen: list[GameResult] = []
-    hook = _learning(player, skin, 99, seen.append, __import__("sys").stdout)
+    hook = learning_hook(player, skin, 99, seen.append, __import__("sys").stdout)
     result = GameResult(1, "won", 1.0, final_frame=frame, final_grid=decoded.grid)
     result.unknown_seen.update(decoded.unreadable)
     hook(result)
@@ -210,7 +210,7 @@ def test_the_play_hook_carries_that_the_game_shows_every_mine_to_later_games(hom
     monkeypatch.setattr(learn_game, "learn_after_game", learn)
     monkeypatch.setenv("AUTOPLAY_HOME", str(home))
     skin = load_skin(NAME, home)
-    hook = _learning(type("PlayerStub", (), {"decode": None})(), skin, 99, None, __import__("sys").stdout)
+    hook = learning_hook(type("PlayerStub", (), {"decode": None})(), skin, 99, None, __import__("sys").stdout)
     partial = GameResult(1, "lost", 1.0, final_shows_all_mines=False)
     whole = GameResult(2, "lost", 1.0, final_shows_all_mines=True)
     for result in (partial, whole, partial, GameResult(4, "won", 1.0)):
