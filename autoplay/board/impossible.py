@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+import numpy as np
+
 from autoplay.board.model import EXPLODED, FLAG, HIDDEN, MINE, QUESTION, Board, Coord, neighbour_table
 
 #: Cells that can hold a mine, as far as a reading says (a question mark stands for a cell not read).
@@ -43,9 +45,8 @@ def impossible_readings(board: Board) -> list[Coord]:
     table = neighbour_table(board.rows, board.cols)
     cells = board.cells
     found: set[int] = set()
-    for index, cell in enumerate(cells):
-        if not cell.isdigit():
-            continue
+    for index in _numbers_in_doubt(board):
+        cell = cells[index]
         value, around = int(cell), table[index]
         # one pass to count (every frame of play is checked: most numbers break nothing), lists only for a break
         hidden = shown = room = 0
@@ -69,6 +70,49 @@ def impossible_readings(board: Board) -> list[Coord]:
         elif value:  # a number with no room at all: only the number itself can be wrong
             found.add(index)
     return [divmod(index, board.cols) for index in sorted(found)]
+
+
+def _numbers_in_doubt(board: Board) -> list[int]:
+    """The numbers that may break a fact, counted for the whole board at once (every frame of play is checked).
+
+    Each cell's kind is one small integer (may hold a mine, + 16 if a mine is shown, + 256 if covered), so the three
+    counts around every cell are one sum of the board's eight shifted copies: a few array operations whatever the
+    size.  The loop above then looks only at these numbers (none on most frames).  A board with a cell no byte can
+    hold is handed over whole.
+
+    >>> _numbers_in_doubt(Board.from_rows(["0.", "11"])), _numbers_in_doubt(Board.from_rows(["1.", "11"]))
+    ([0], [])
+    """
+    text = "".join(board.cells).encode("latin-1", errors="replace")
+    if len(text) != len(board.cells):
+        return [i for i, cell in enumerate(board.cells) if cell.isdigit()]
+    codes = np.frombuffer(text, dtype=np.uint8).reshape(board.rows, board.cols)
+    rows, cols = board.rows, board.cols
+    padded = np.zeros((rows + 2, cols + 2), dtype=np.int16)
+    padded[1:-1, 1:-1] = _KIND[codes]
+    near = np.zeros((rows, cols), dtype=np.int16)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            if (dr, dc) != (1, 1):
+                near += padded[dr : dr + rows, dc : dc + cols]
+    room, shown, hidden = near & 15, (near >> 4) & 15, near >> 8
+    value = _VALUE[codes]
+    broken = ((value == 0) & ((hidden > 0) | (shown > 0))) | (shown > value) | (room < value)
+    return np.flatnonzero(broken & (value >= 0)).tolist()
+
+
+def _kinds() -> tuple[np.ndarray, np.ndarray]:
+    kind = np.zeros(256, dtype=np.int16)
+    for ch in _MAY_HOLD_MINE:
+        kind[ord(ch)] = 1 + 16 * (ch in _SHOWN_MINE) + 256 * (ch == HIDDEN)
+    value = np.full(256, -1, dtype=np.int16)
+    for digit in "0123456789":
+        value[ord(digit)] = int(digit)
+    return kind, value
+
+
+#: By byte: a cell's kind as :func:`_numbers_in_doubt` counts it, and the number it shows (-1 for none).
+_KIND, _VALUE = _kinds()
 
 
 def over_proven_mines(board: Board, mines: Collection[Coord]) -> list[Coord]:

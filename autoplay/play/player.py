@@ -452,6 +452,8 @@ class Player:
         #: unread cells of a page at a new zoom are looks the skin does not know yet, not a grid out of place.
         self.grid_confirmed = False
         self.last_board: Board | None = None  # the board read last, on the grid read last
+        #: A frame decoded while the damage wait ran (:meth:`look_ahead`): the frame, its grid, the reading.
+        self.looked: tuple[np.ndarray, Grid, DecodedFrame] | None = None
         #: How long the board must stay unchanged to count as drawn: the settings' interval at first, doubled each
         #: time a board taken as drawn turns out to be still changing (see ``still_drawing``).
         self.quiet = self.settings.settle_interval
@@ -485,7 +487,8 @@ class Player:
             # asked only where the answer is used: to learn whether it ends redraws, and then where it does
             wanted = patience == 1.0 and (was_learning or damage.answers_end_redraws)
             asked = self.ask_in_background() if wanted else None
-            heard = damage.settle(timed, baseline, roi, change_timeout, patience, timeout, MAX_QUIET, asked)
+            look = self.look_ahead if patience == 1.0 else None
+            heard = damage.settle(timed, baseline, roi, change_timeout, patience, timeout, MAX_QUIET, asked, look)
             self.settled_by_damage = heard is not None
             if heard is not None:
                 settled, pause = heard
@@ -526,7 +529,11 @@ class Player:
         a re-located grid of another size (one row and column short on a finished
         board with no covered tile at its edges, say) is not taken.
         """
-        decoded = self.decode(frame, self.grid)
+        looked, self.looked = self.looked, None
+        if looked is not None and looked[0] is frame and looked[1] is self.grid:
+            decoded = looked[2]  # read while the quiet wait ran (``look_ahead``)
+        else:
+            decoded = self.decode(frame, self.grid)
         unread_cells = frozenset(tuple(cell) for cell in getattr(decoded, "unreadable", []))
         unread = len(unread_cells)
         many = self.grid is not None and unread > RELOCATE_SHARE * self.grid.rows * self.grid.cols
@@ -573,6 +580,21 @@ class Player:
         if getattr(decoded, "grid", None) is not None:
             self.grid = decoded.grid
         return decoded
+
+    def look_ahead(self, frame: np.ndarray) -> None:
+        """Decode a frame grabbed while the damage wait's quiet runs on (:meth:`DamageRhythm.settle`).
+
+        Decoding is a function of the pixels and the grid alone, so the reading is kept for :meth:`read` of the
+        same frame on the same grid, and the wait's rest hides its cost.  A frame more drawing made stale is
+        simply never read.
+        """
+        grid = self.grid
+        if grid is None:
+            return
+        try:
+            self.looked = (frame, grid, self.decode(frame, grid))
+        except UnreadableBoardError:
+            self.looked = None
 
     def ask_in_background(self) -> Asked | None:
         """Ask the game, on a thread of its own, whether it has read every press so far; None where it cannot tell.

@@ -33,9 +33,12 @@ def vision_decoder(skin: Skin, mines: int | None) -> FrameDecoder:
     frame.  Without it the skin's counter or its fixed sizes supply it.
     """
     from autoplay.vision import decode_frame
+    from autoplay.vision.cell_memory import CellMemory
+
+    memory = CellMemory()  # consecutive frames differ in a few cells: only those are matched again
 
     def decode(frame: np.ndarray, grid: Grid | None) -> DecodedFrame:
-        decoded = decode_frame(frame, skin, grid, mines)
+        decoded = decode_frame(frame, skin, grid, mines, memory)
         if grid is None:
             require_known_size(decoded, skin)
         return decoded

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from autoplay.control.capture import Roi, Settled, wait_settled
-from autoplay.control.damage import Area, Asked, DamageWatch
+from autoplay.control.damage import Area, Asked, DamageWatch, Heard
 
 #: The shortest quiet after the last damage report: a game that draws a click in one burst (xdemineur: ~3 ms for
 #: a whole board) is done well within it; scheduling hiccups of a loaded core are what it is for.
@@ -51,6 +51,10 @@ RECHECKS = 3
 ANSWER_PAINT = 0.045
 #: ... and the pause after that frame's last report that ends it (a frame reported as several rectangles).
 FRAME_QUIET = 0.008
+#: The shortest pause after a report at which the board is grabbed and read ahead while the quiet wait runs on.
+EARLY_QUIET = 0.001
+#: The least time the reports are listened to after a look ahead, however long the look took.
+LISTEN_AT_LEAST = 0.0002
 
 
 def roi_area(roi: Roi) -> Area:
@@ -131,6 +135,11 @@ class DamageRhythm:
     #: process that reads input while another paints the page, later.
     after_answer: list[float] = field(default_factory=list)
     clean: int = 0  # redraws settled since the quiet wait last had to grow
+    #: The game's own rhythm learnt at the start, without the quiet wait's floor: a pause this long after a report
+    #: usually ends the redraw, so the board is grabbed and read then, and the rest of the quiet wait only confirms
+    #: it (``look`` in :meth:`settle`).  None until learnt.
+    rhythm: float | None = None
+    looked_again: int = 0  # frames read ahead that more drawing made stale: grabbed and read once more
 
     @property
     def usable(self) -> bool:
@@ -173,6 +182,7 @@ class DamageRhythm:
         timeout: float,
         learn_quiet: float,
         asked: Asked | None = None,
+        look: Callable[[np.ndarray], object] | None = None,
     ) -> tuple[Settled, float] | None:
         """Wait for the board's damage to start and stop, then grab once: the frame and the longest pause seen
         inside the redraw.  None when the pixels must be polled instead (damage reported yet the board is as it
@@ -186,20 +196,33 @@ class DamageRhythm:
         how long after its answer it drew is noted; where every learnt redraw was drawn within ``ANSWER_PAINT`` of
         the answer, later redraws end with the frame drawn after it (:meth:`DamageWatch.wait_answered`), not after
         a quiet wait long enough for the pauses of a game still reading its input (gnome-mines: 76 ms learnt).
+
+        ``look``: once the rhythm is learnt, the board is grabbed as soon as the reports have paused for the
+        game's own rhythm (:attr:`rhythm`, far below the quiet wait's floor) and handed to ``look`` (the player
+        decodes it) while the rest of the quiet wait runs.  The frame is kept only when no report came by the end
+        of the quiet wait, exactly as if it had been grabbed then; a report after it means the board was still
+        being drawn, and it is grabbed and looked at again once the reports pause once more.
         """
         learning = self.learning
         quiet = learn_quiet if learning else self.quiet * patience
         limit = min(timeout, first + RESTLESS)
         started = time.perf_counter()
+        early = None if look is None or learning or self.rhythm is None else max(EARLY_QUIET, self.rhythm)
+        ahead: np.ndarray | None = None
         if asked is not None and not learning and self.answers_end_redraws:
             heard = self.watch.wait_answered(roi_area(roi), asked, first, quiet, ANSWER_PAINT, FRAME_QUIET, limit)
+        elif early is not None and look is not None and early < quiet:
+            heard, ahead = self._look_ahead(grab, roi_area(roi), first, quiet, early, limit, look)
         else:
             heard = self.watch.wait(roi_area(roi), first, quiet, limit)
         if heard.timed_out and heard.damaged:  # reports without pause: the pixels must tell instead
             self.misses = MAX_MISSES
             return None
-        self.watch.forget()  # before the grab: a report after this is of drawing the frame may not show yet
-        frame = grab()
+        if ahead is None:
+            self.watch.forget()  # before the grab: a report after this is of drawing the frame may not show yet
+            frame = grab()
+        else:
+            frame = ahead
         changed = not same_board(frame, baseline, roi)
         if heard.damaged and changed:
             if learning:
@@ -211,7 +234,8 @@ class DamageRhythm:
                     self.after_answer.append(float("inf") if answer is None else max(0.0, drawn - answer))
                 if not self.learning:  # the middle one: a scheduling hiccup in one sample is no rhythm
                     typical = sorted(self.pauses)[len(self.pauses) // 2]
-                    self.quiet = self.floor = max(self.quiet, min(learn_quiet, RHYTHM_MARGIN * typical))
+                    self.rhythm = min(learn_quiet, RHYTHM_MARGIN * typical)
+                    self.quiet = self.floor = max(self.quiet, self.rhythm)
             else:  # a pause inside a redraw close to the quiet wait means a longer one may come
                 self.quiet = max(self.quiet, min(LEARNT_CEILING, RHYTHM_MARGIN * heard.longest_gap))
         if heard.timed_out:
@@ -223,3 +247,40 @@ class DamageRhythm:
         if changed and not self.watch.heard_since(roi_area(roi)):  # not even reported since: a miss
             self.misses += MAX_MISSES if learning else 1
         return None  # (a redraw that began between the end of the wait and the grab is polled out)
+
+    def _look_ahead(
+        self,
+        grab: Callable[[], np.ndarray],
+        area: Area,
+        first: float,
+        quiet: float,
+        early: float,
+        limit: float,
+        look: Callable[[np.ndarray], object],
+    ) -> tuple[Heard, np.ndarray | None]:
+        """:meth:`DamageWatch.wait` for ``quiet``, with the board grabbed and looked at after ``early`` of it.
+
+        Returns what was heard and the frame grabbed ahead (None when nothing was drawn, or the reports never
+        paused: the caller grabs as before).  A report during the rest of the quiet wait makes the frame stale: the
+        reports are waited out for ``early`` again, and the board grabbed and looked at once more.
+        """
+        clock = time.perf_counter
+        start = clock()
+        heard = self.watch.wait(area, first, early, limit)
+        gap = heard.longest_gap
+        while heard.damaged and not heard.timed_out and heard.drawn is not None:
+            last = start + heard.drawn  # the last report on the board so far
+            self.watch.forget()  # reports after this are of drawing the grab may not show
+            frame = grab()
+            look(frame)
+            spent = clock() - start
+            # at least one look at the reports: those that came while looking are queued, not yet read
+            rest = max(LISTEN_AT_LEAST, last + quiet - clock())
+            more = self.watch.wait(area, rest, early, max(LISTEN_AT_LEAST, limit - spent))
+            if not more.damaged:  # quiet until ``quiet`` after the last report: the frame is the drawn board
+                return Heard(True, clock() - start, False, gap, heard.drawn), frame
+            self.looked_again += 1
+            gap = max(gap, more.longest_gap)
+            drawn = None if more.drawn is None else spent + more.drawn
+            heard = Heard(True, spent + more.waited, more.timed_out, gap, drawn)
+        return heard, None

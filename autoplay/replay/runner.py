@@ -49,10 +49,12 @@ class VisionDecoder:
     def __init__(self, skin_name: str, skin_root: Path | None = None):
         """``skin_root``: the folder holding ``calibration/`` and ``templates/`` (default: the skin homes)."""
         from autoplay.vision import load_skin
+        from autoplay.vision.cell_memory import CellMemory
         from autoplay.vision.frame_delta import FrameReader
 
         self.skin = load_skin(skin_name, skin_root)
         self._frames = FrameReader()  # remembers the last frame, so each delta frame is decoded once
+        self._memory = CellMemory()  # and its cells, so a frame's unchanged cells are not matched again
 
     @property
     def rules(self) -> Rules | None:
@@ -70,7 +72,7 @@ class VisionDecoder:
                 grid = Grid.from_dict(grid_hint)
             except (KeyError, TypeError, ValueError) as exc:
                 raise RecordingFormatError(f"recorded grid is malformed: {exc}") from None
-        return decode_frame(image, self.skin, grid=grid)
+        return decode_frame(image, self.skin, grid=grid, memory=self._memory)
 
 
 @dataclass

@@ -65,6 +65,27 @@ def per_label_best(d2: np.ndarray, template_labels: np.ndarray) -> tuple[np.ndar
     return names, best
 
 
+def pixel_distances(pixels: np.ndarray, template_pixels: np.ndarray) -> np.ndarray:
+    """:func:`squared_distances` of 8-bit rows (N x D) from 8-bit template rows (M x D), computed exactly.
+
+    Every product and sum of 8-bit values is an integer that a float64 holds exactly (at most 255² · D, far
+    below 2⁵³), so the one division at the end is the only rounding: a row's distances are the same whichever
+    rows it is computed with.  A float32 product is not (its sums round in the order the blocks of the product
+    are taken), and a cell re-read alone must read exactly as it did with the whole board
+    (:mod:`autoplay.vision.cell_memory`).
+
+    >>> import numpy as np
+    >>> d2 = pixel_distances(np.array([[0, 255], [255, 255]], np.uint8), np.array([[0, 0]], np.uint8))
+    >>> d2.ravel().tolist()
+    [0.5, 1.0]
+    """
+    a = pixels.astype(np.float64)
+    b = template_pixels.astype(np.float64)
+    cross = cv2.gemm(a, b, 1.0, None, 0.0, flags=cv2.GEMM_2_T)  # type: ignore[call-overload]
+    d2 = np.einsum("ij,ij->i", a, a)[:, None] + np.einsum("ij,ij->i", b, b)[None, :] - 2.0 * cross
+    return np.asarray(d2 / (a.shape[1] * 255.0**2))
+
+
 def classify(
     vectors: np.ndarray,
     templates: np.ndarray,
@@ -77,14 +98,26 @@ def classify(
 
     ``label_max_distance`` gives some labels their own distance limit instead of ``max_distance``.
     """
-    names, best = per_label_best(squared_distances(vectors, templates), template_labels)
+    d2 = squared_distances(vectors, templates)
+    return classify_distances(d2, template_labels, max_distance, min_confidence, label_max_distance)
+
+
+def classify_distances(
+    d2: np.ndarray,
+    template_labels: np.ndarray,
+    max_distance: float,
+    min_confidence: float,
+    label_max_distance: dict[str, float] | None = None,
+) -> Classification:
+    """:func:`classify` from the squared distances (N x M) of every vector to every template, row by row."""
+    names, best = per_label_best(d2, template_labels)
     limits = np.array([(label_max_distance or {}).get(str(n), max_distance) for n in names])
     order = np.argsort(best, axis=1)
-    rows = np.arange(len(vectors))
+    rows = np.arange(len(d2))
     d1 = np.sqrt(best[rows, order[:, 0]])
     if len(names) > 1:
-        d2 = np.sqrt(best[rows, order[:, 1]])
-        confidence = np.clip(1.0 - d1 / np.maximum(d2, 1e-9), 0.0, 1.0)
+        d2nd = np.sqrt(best[rows, order[:, 1]])
+        confidence = np.clip(1.0 - d1 / np.maximum(d2nd, 1e-9), 0.0, 1.0)
     else:
         confidence = np.clip(1.0 - d1 / max(float(limits[0]), 1e-9), 0.0, 1.0)
     confidence = np.where(d1 > limits[order[:, 0]], 0.0, confidence)

@@ -18,10 +18,10 @@ from autoplay.board.impossible import impossible_readings
 from autoplay.board.model import FLAG, HIDDEN, QUESTION, Board
 from autoplay.errors import ContradictionError, UnreadableBoardError
 from autoplay.vision.among import read_among
-from autoplay.vision.classify import Classification, classify
+from autoplay.vision.cell_memory import CellMemory, first_look
+from autoplay.vision.classify import Classification
 from autoplay.vision.counter import read_counter
 from autoplay.vision.debug import write_debug_image
-from autoplay.vision.features import cell_patches, patch_vectors
 from autoplay.vision.grid import Grid
 from autoplay.vision.locate import locate_grid
 from autoplay.vision.retry import retry_unreadable
@@ -101,18 +101,20 @@ def describe_cells(what: str, cells: list[tuple[int, int]], limit: int = 10) -> 
     return f"{len(cells)} {what}: {shown}{more}"
 
 
-def decode_frame(image: np.ndarray, skin: Skin, grid: Grid | None = None, mines: int | None = None) -> DecodedFrame:
+def decode_frame(
+    image: np.ndarray, skin: Skin, grid: Grid | None = None, mines: int | None = None, memory: CellMemory | None = None
+) -> DecodedFrame:
     """Decode every cell of ``image``; locates the grid first when none is given.
 
     ``mines`` is the game's total when the caller knows it (it launched the
     game); otherwise the skin's mine counter, then the skin's fixed sizes
-    supply it, or it stays None.
+    supply it, or it stays None.  With a ``memory`` of the frames decoded
+    before, only the cells whose pixels changed are matched again, to the
+    same result (:mod:`autoplay.vision.cell_memory`).
     """
     if grid is None:
         grid = locate_grid(image, skin)
-    templates, template_labels = skin.template_matrix()
-    vectors = patch_vectors(cell_patches(image, grid, skin.patch_size, skin.inset))
-    result = classify(vectors, templates, template_labels, skin.max_distance, skin.min_confidence, skin.match_limits())
+    result = first_look(image, grid, skin) if memory is None else memory.first_look(image, grid, skin)
     if not result.readable.all():
         result = retry_unreadable(image, grid, skin, result)
     like_unnamed = result.labels == UNNAMED_MARK

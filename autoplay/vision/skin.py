@@ -128,13 +128,27 @@ class Skin:
         """All template vectors stacked (M x D) and their label characters (M), cached per skin."""
         cached = self.__dict__.get("_matrix")
         if cached is None:
-            labels, vectors = [], []
-            for label, img in self.labelled_templates():
-                labels.append(label)
-                vectors.append(patch_vectors(crop_patch(img, self.patch_size, self.inset))[0])
-            matrix = np.stack(vectors) if vectors else np.zeros((0, 3 * self.patch_size**2), np.float32)
-            cached = (matrix, np.array(labels, dtype="<U1"))
+            patches, labels = self._patches()
+            cached = (patch_vectors(patches), labels)
             object.__setattr__(self, "_matrix", cached)
+        return cached
+
+    def template_pixels(self) -> np.ndarray:
+        """The templates' patches as 8-bit rows (M x D), in :meth:`template_matrix`'s order: what exact distances
+        are computed from (:func:`autoplay.vision.classify.pixel_distances`)."""
+        patches = self._patches()[0]
+        return patches.reshape(len(patches), -1)
+
+    def _patches(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every template's patch (size x size x 3, 8-bit) and its label character, cached per skin."""
+        cached = self.__dict__.get("_patch_rows")
+        if cached is None:
+            labelled = self.labelled_templates()
+            patches = [crop_patch(img, self.patch_size, self.inset) for _, img in labelled]
+            size = self.patch_size
+            stacked = np.stack(patches) if patches else np.zeros((0, size, size, 3), np.uint8)
+            cached = (stacked, np.array([label for label, _ in labelled], dtype="<U1"))
+            object.__setattr__(self, "_patch_rows", cached)
         return cached
 
     def mines_for(self, rows: int, cols: int) -> int | None:

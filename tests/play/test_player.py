@@ -1353,3 +1353,17 @@ def test_a_number_read_otherwise_at_the_end_than_when_acted_on_is_no_truth_for_t
     result = player.play_game(1)
     assert result.result == table.state
     assert table.covered in result.final_unknown  # neither reading is trusted: the audit leaves the cell out
+
+
+def test_a_frame_read_ahead_on_the_same_grid_is_not_decoded_again_and_another_frame_is():
+    table = FakeTable(9, 9, 10, seed=3)
+    player, _ = make_player(table)
+    frame = table.grab()
+    player.grid = table.grid
+    player.look_ahead(frame)
+    before = table.decodes
+    player.read(frame)
+    assert table.decodes == before  # the reading made while the quiet wait ran
+    player.look_ahead(frame)
+    player.read(frame.copy())  # not the frame read ahead: decoded afresh
+    assert table.decodes == before + 2 and player.looked is None

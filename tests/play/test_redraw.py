@@ -7,6 +7,7 @@ import numpy as np
 from autoplay.control.damage import Area, Heard
 from autoplay.play.redraw import (
     DAMAGE_QUIET,
+    EARLY_QUIET,
     LEARN_SAMPLES,
     MAX_MISSES,
     RELAX_AFTER,
@@ -81,11 +82,13 @@ class Watch:
         self.answers = answers
         self.broken = False
         self.quiet: list[float] = []
+        self.first: list[float] = []
         self.timeouts: list[float] = []
         self.late = False  # whether damage came between the end of the wait and the grab
 
     def wait(self, area: Area, first: float, quiet: float, timeout: float) -> Heard:
         self.quiet.append(quiet)
+        self.first.append(first)
         self.timeouts.append(timeout)
         return self.answers.pop(0)
 
@@ -158,3 +161,41 @@ def test_reports_that_never_pause_turn_damage_off_within_a_second():
     damage, watch = rhythm([Heard(True, 1.0, True, 0.016)])
     assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.5, 0.3) is None  # polled instead
     assert watch.timeouts == [0.5 + RESTLESS] and not damage.usable
+
+
+def learnt(answers: list[Heard], pause: float) -> tuple[DamageRhythm, Watch]:
+    damage, watch = rhythm(answers)
+    damage.confirmed, damage.rhythm = LEARN_SAMPLES, pause
+    return damage, watch
+
+
+def test_the_board_is_read_ahead_at_the_games_rhythm_and_kept_when_the_quiet_wait_ends_without_a_report():
+    damage, watch = learnt([Heard(True, 0.004, False, 0.0, 0.003), Heard(False, 0.007, False)], 0.0005)
+    screen, looked = Screen([window(2)]), []
+    heard = damage.settle(screen.grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=looked.append)
+    assert heard is not None and heard[0].changed and not heard[0].timed_out
+    assert len(looked) == 1 and heard[0].frame is looked[0] and screen.whole == 1  # the frame read ahead, kept
+    assert watch.quiet == [EARLY_QUIET, EARLY_QUIET]  # the game's rhythm (a pause of 0.5 ms: the floor, 1 ms) ...
+    assert 0 < watch.first[1] <= 0.003 + DAMAGE_QUIET  # ... then the rest of the quiet wait after the last report
+    assert heard[0].drawn == 0.003 and damage.looked_again == 0
+
+
+def test_a_report_after_the_board_was_read_ahead_makes_it_stale_and_it_is_grabbed_and_read_again():
+    answers = [Heard(True, 0.004, False, 0.0, 0.003), Heard(True, 0.003, False, 0.0, 0.002), Heard(False, 0.007, False)]
+    damage, _ = learnt(answers, 0.002)
+    screen, looked = Screen([window(2), window(3)]), []
+    heard = damage.settle(screen.grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=looked.append)
+    assert heard is not None and heard[0].changed
+    assert len(looked) == 2 and heard[0].frame is looked[1] and int(heard[0].frame[ROI[0], ROI[2], 0]) == 3
+    assert damage.looked_again == 1
+
+
+def test_no_read_ahead_while_learning_nor_where_the_rhythm_is_the_quiet_wait():
+    for damage, watch in (
+        rhythm([Heard(True, 0.3, False, 0.0, 0.01)]),  # still learning
+        learnt([Heard(True, 0.3, False, 0.0, 0.01)], 0.02),  # a rhythm as long as the wait: nothing to gain
+    ):
+        looked: list[np.ndarray] = []
+        damage.quiet = max(damage.quiet, damage.rhythm or 0.0)
+        assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=looked.append) is not None
+        assert looked == [] and len(watch.quiet) == 1
