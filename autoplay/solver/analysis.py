@@ -613,10 +613,18 @@ def _room(n_off: int, left: int, size: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=256)
 def _room_support(n_off: int, left: int, size: int) -> int:
-    """:func:`_support` of :func:`_room`, remembered with it."""
-    return _support(_room(n_off, left, size))
+    """:func:`_support` of :func:`_room` without its binomials: ``room[m]`` is non-zero exactly where
+    ``0 <= left - m <= n_off``.
+
+    >>> all(_room_support(n, k, s) == _support(_room(n, k, s)) for n in range(4) for k in range(-1, 6) for s in range(8))
+    True
+    """
+    lo = max(0, left - n_off)
+    hi = min(left, size - 1)
+    if hi < lo:
+        return 0
+    return ((1 << (hi - lo + 1)) - 1) << lo
 
 
 def _convolve(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> list[int]:

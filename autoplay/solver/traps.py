@@ -158,15 +158,17 @@ def _sites(pos: Position, risk: Mapping[int, float]) -> list[tuple[int, int]]:
     at each in Python cost more than all the counting that follows.
     """
     rows, cols = pos.rows, pos.cols
+    hidden = np.array(pos.unknown, np.intp)
+    p = np.array([risk[j] for j in pos.unknown], float)
+    flat_shown = np.ones(rows * cols, bool)
+    flat_shown[np.array(pos.known_mines, np.intp)] = False
+    flat_shown[hidden] = p == 0.0  # a safe cell will be shown
+    flat_unsure = np.zeros(rows * cols, bool)
+    flat_unsure[hidden] = (p > 0.0) & (p < 1.0)
     unsure = np.zeros((rows + 4, cols + 4), bool)  # a border of two: the wall is neither shown nor missing
     shown = np.zeros((rows + 4, cols + 4), bool)
-    shown[2:-2, 2:-2] = True
-    for j in pos.known_mines:
-        shown[2 + j // cols, 2 + j % cols] = False
-    for j in pos.unknown:
-        r, c, p = 2 + j // cols, 2 + j % cols, risk[j]
-        shown[r, c] = p == 0.0  # a safe cell will be shown
-        unsure[r, c] = 0.0 < p < 1.0
+    shown[2:-2, 2:-2] = flat_shown.reshape(rows, cols)
+    unsure[2:-2, 2:-2] = flat_unsure.reshape(rows, cols)
 
     def at(grid: np.ndarray, dr: int, dc: int) -> np.ndarray:
         return grid[2 + dr : 2 + dr + rows, 2 + dc : 2 + dc + cols]
