@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -209,12 +210,26 @@ class DamageRhythm:
         started = time.perf_counter()
         early = None if look is None or learning or self.rhythm is None else max(EARLY_QUIET, self.rhythm)
         ahead: np.ndarray | None = None
+        area = roi_area(roi)
         if asked is not None and not learning and self.answers_end_redraws:
-            heard = self.watch.wait_answered(roi_area(roi), asked, first, quiet, ANSWER_PAINT, FRAME_QUIET, limit)
+            if look is None:
+                heard = self.watch.wait_answered(area, asked, first, quiet, ANSWER_PAINT, FRAME_QUIET, limit)
+            else:  # the frame drawn after the answer comes as one burst of reports: read it after the shortest pause
+                heard, ahead = self._look_ahead(
+                    grab,
+                    lambda short: self.watch.wait_answered(area, asked, first, quiet, ANSWER_PAINT, short, limit),
+                    area,
+                    FRAME_QUIET,
+                    EARLY_QUIET,
+                    limit,
+                    look,
+                    asked,
+                )
         elif early is not None and look is not None and early < quiet:
-            heard, ahead = self._look_ahead(grab, roi_area(roi), first, quiet, early, limit, look)
+            begin = partial(self.watch.wait, area, first, timeout=limit)
+            heard, ahead = self._look_ahead(grab, lambda short: begin(quiet=short), area, quiet, early, limit, look)
         else:
-            heard = self.watch.wait(roi_area(roi), first, quiet, limit)
+            heard = self.watch.wait(area, first, quiet, limit)
         if heard.timed_out and heard.damaged:  # reports without pause: the pixels must tell instead
             self.misses = MAX_MISSES
             return None
@@ -251,23 +266,29 @@ class DamageRhythm:
     def _look_ahead(
         self,
         grab: Callable[[], np.ndarray],
+        begin: Callable[[float], Heard],
         area: Area,
-        first: float,
         quiet: float,
         early: float,
         limit: float,
         look: Callable[[np.ndarray], object],
+        asked: Asked | None = None,
     ) -> tuple[Heard, np.ndarray | None]:
-        """:meth:`DamageWatch.wait` for ``quiet``, with the board grabbed and looked at after ``early`` of it.
+        """A wait whose last ``quiet`` runs on while the board, grabbed after ``early`` of it, is looked at.
 
-        Returns what was heard and the frame grabbed ahead (None when nothing was drawn, or the reports never
-        paused: the caller grabs as before).  A report during the rest of the quiet wait makes the frame stale: the
-        reports are waited out for ``early`` again, and the board grabbed and looked at once more.
+        ``begin(early)`` is the wait itself, ending ``early`` after the last report instead of ``quiet``.  With
+        ``asked``, only a redraw ended by a frame drawn after the game's answer is read ahead: the other ends of
+        :meth:`DamageWatch.wait_answered` are final.  Returns what was heard and the frame grabbed ahead (None
+        when nothing was drawn, the reports never paused, or the end was final: the caller grabs as before).  A
+        report during the rest of the quiet wait makes the frame stale: the reports are waited out for ``early``
+        again, and the board grabbed and looked at once more.
         """
         clock = time.perf_counter
         start = clock()
-        heard = self.watch.wait(area, first, early, limit)
+        heard = begin(early)
         gap = heard.longest_gap
+        if asked is not None and (asked.at is None or heard.drawn is None or start + heard.drawn <= asked.at):
+            return heard, None  # no frame after the answer: ended by the answer's paint time, or by the quiet wait
         while heard.damaged and not heard.timed_out and heard.drawn is not None:
             last = start + heard.drawn  # the last report on the board so far
             self.watch.forget()  # reports after this are of drawing the grab may not show

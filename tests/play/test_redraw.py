@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
-from autoplay.control.damage import Area, Heard
+from autoplay.control.damage import Area, Asked, Heard
 from autoplay.play.redraw import (
+    ANSWER_PAINT,
     DAMAGE_QUIET,
     EARLY_QUIET,
+    FRAME_QUIET,
     LEARN_SAMPLES,
     MAX_MISSES,
     RELAX_AFTER,
@@ -83,6 +87,7 @@ class Watch:
         self.broken = False
         self.quiet: list[float] = []
         self.first: list[float] = []
+        self.short: list[float] = []  # the frame quiet asked of ``wait_answered``
         self.timeouts: list[float] = []
         self.late = False  # whether damage came between the end of the wait and the grab
 
@@ -90,6 +95,12 @@ class Watch:
         self.quiet.append(quiet)
         self.first.append(first)
         self.timeouts.append(timeout)
+        return self.answers.pop(0)
+
+    def wait_answered(
+        self, area: Area, asked: Asked, first: float, quiet: float, paint: float, short: float, timeout: float
+    ) -> Heard:
+        self.short.append(short)
         return self.answers.pop(0)
 
     def forget(self) -> None:
@@ -199,3 +210,20 @@ def test_no_read_ahead_while_learning_nor_where_the_rhythm_is_the_quiet_wait():
         damage.quiet = max(damage.quiet, damage.rhythm or 0.0)
         assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=looked.append) is not None
         assert looked == [] and len(watch.quiet) == 1
+
+
+def test_the_frame_drawn_after_the_games_answer_is_read_ahead_and_a_final_end_is_not():
+    damage, watch = learnt([Heard(True, 0.004, False, 0.0, 0.003), Heard(False, 0.007, False)], 0.05)
+    damage.after_answer = [0.01] * LEARN_SAMPLES  # the game's answer ends its redraws
+    answered = Asked(at=time.perf_counter() - 1.0)  # the last report, 3 ms into the wait, came after it
+    screen, looked = Screen([window(2)]), []
+    heard = damage.settle(screen.grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, answered, looked.append)
+    assert heard is not None and heard[0].frame is looked[0] and screen.whole == 1
+    assert watch.short == [EARLY_QUIET] and 0 < watch.first[-1] <= 0.003 + FRAME_QUIET  # then the frame's quiet
+    # no frame after the answer: the paint time ended the wait, nothing is left to confirm, the board grabbed then
+    damage, watch = learnt([Heard(True, ANSWER_PAINT, False, 0.0, 0.003)], 0.05)
+    damage.after_answer = [0.01] * LEARN_SAMPLES
+    looked.clear()
+    later = Asked(at=time.perf_counter() + 1.0)
+    assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3, later, looked.append) is not None
+    assert looked == [] and watch.quiet == []
