@@ -485,7 +485,7 @@ class Player:
         if damage is not None and baseline is not None and roi is not None:
             was_learning = damage.learning
             # asked only where the answer is used: to learn whether it ends redraws, and then where it does
-            wanted = patience == 1.0 and (was_learning or damage.answers_end_redraws)
+            wanted = patience == 1.0 and (was_learning or damage.answers_end_redraws or damage.asks_again)
             asked = self.ask_in_background() if wanted else None
             look = self.look_ahead if patience == 1.0 else None
             heard = damage.settle(timed, baseline, roi, change_timeout, patience, timeout, MAX_QUIET, asked, look)

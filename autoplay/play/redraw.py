@@ -52,6 +52,9 @@ RECHECKS = 3
 ANSWER_PAINT = 0.045
 #: ... and the pause after that frame's last report that ends it (a frame reported as several rectangles).
 FRAME_QUIET = 0.008
+#: Redraws in a row drawn within ``ANSWER_PAINT`` of the game's answer that let the answer end redraws after all,
+#: where one of the first three did not (three times the first learning: a browser paints late now and then).
+RELEARN = 10
 #: The shortest pause after a report at which the board is grabbed and read ahead while the quiet wait runs on.
 EARLY_QUIET = 0.001
 #: The least time the reports are listened to after a look ahead, however long the look took.
@@ -135,6 +138,10 @@ class DamageRhythm:
     #: The answer ends later redraws only if every one drew within ``ANSWER_PAINT``: a browser answers from the
     #: process that reads input while another paints the page, later.
     after_answer: list[float] = field(default_factory=list)
+    #: The same, measured on the quiet wait's redraws after learning while the answer does not end them: once the
+    #: last :data:`RELEARN` of them were all drawn within ``ANSWER_PAINT``, they replace ``after_answer`` (a first
+    #: redraw slowed by a loaded machine no longer keeps the rule off for the whole session).
+    later_answers: list[float] = field(default_factory=list)
     clean: int = 0  # redraws settled since the quiet wait last had to grow
     #: The game's own rhythm learnt at the start, without the quiet wait's floor: a pause this long after a report
     #: usually ends the redraw, so the board is grabbed and read then, and the rest of the quiet wait only confirms
@@ -150,6 +157,12 @@ class DamageRhythm:
     def answers_end_redraws(self) -> bool:
         """Whether the game's answer, then its next frame, may end a redraw (see ``after_answer``)."""
         return bool(self.after_answer) and max(self.after_answer) <= ANSWER_PAINT
+
+    @property
+    def asks_again(self) -> bool:
+        """Whether the game is still asked after each batch though its answer does not end redraws: it answered
+        while the rhythm was learnt, so its later redraws may show the answer can end them after all."""
+        return not self.answers_end_redraws and any(x != float("inf") for x in self.after_answer)
 
     @property
     def learning(self) -> bool:
@@ -253,6 +266,8 @@ class DamageRhythm:
                     self.quiet = self.floor = max(self.quiet, self.rhythm)
             else:  # a pause inside a redraw close to the quiet wait means a longer one may come
                 self.quiet = max(self.quiet, min(LEARNT_CEILING, RHYTHM_MARGIN * heard.longest_gap))
+                if asked is not None and not asked.cannot_tell and heard.drawn is not None and not heard.timed_out:
+                    self._learn_again(started + heard.drawn, asked.at)
         if heard.timed_out:
             return Settled(frame, changed, heard.waited, True, drawn=heard.drawn), heard.longest_gap
         if heard.damaged == changed:  # a redraw that ended, or a click without effect (nothing reported)
@@ -262,6 +277,15 @@ class DamageRhythm:
         if changed and not self.watch.heard_since(roi_area(roi)):  # not even reported since: a miss
             self.misses += MAX_MISSES if learning else 1
         return None  # (a redraw that began between the end of the wait and the grab is polled out)
+
+    def _learn_again(self, drawn: float, answer: float | None) -> None:
+        """Note how long after the game's answer a quiet-wait redraw was drawn (see :attr:`later_answers`)."""
+        if self.answers_end_redraws:
+            return
+        self.later_answers.append(float("inf") if answer is None else max(0.0, drawn - answer))
+        del self.later_answers[:-RELEARN]
+        if len(self.later_answers) == RELEARN and max(self.later_answers) <= ANSWER_PAINT:
+            self.after_answer = list(self.later_answers)
 
     def _look_ahead(
         self,

@@ -15,6 +15,7 @@ from autoplay.play.redraw import (
     LEARN_SAMPLES,
     MAX_MISSES,
     RELAX_AFTER,
+    RELEARN,
     RESTLESS,
     DamageRhythm,
     poll_board,
@@ -227,3 +228,29 @@ def test_the_frame_drawn_after_the_games_answer_is_read_ahead_and_a_final_end_is
     later = Asked(at=time.perf_counter() + 1.0)
     assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3, later, looked.append) is not None
     assert looked == [] and watch.quiet == []
+
+
+def test_an_answer_rule_a_slow_first_redraw_kept_off_comes_on_after_ten_redraws_drawn_in_time():
+    damage, watch = learnt([Heard(True, 0.02, False, 0.0, 0.003)] * (RELEARN + 1), 0.05)
+    damage.after_answer = [0.01, 0.2, 0.01]  # one of the three learnt redraws was drawn late: the rule is off
+    assert not damage.answers_end_redraws and damage.asks_again
+    for k in range(RELEARN):
+        assert not damage.answers_end_redraws
+        asked = Asked(at=time.perf_counter() + (1.0 if k == 0 else 0.0))  # the first redraw drawn before its answer
+        assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3, asked) is not None
+    assert damage.answers_end_redraws and not damage.asks_again and watch.short == []
+    assert damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3, Asked(at=0.0)) is not None
+    assert watch.short == [FRAME_QUIET]  # the answer ends this one
+
+
+def test_a_late_redraw_keeps_the_answer_rule_off_and_a_game_that_never_answered_is_not_asked_again():
+    damage, _ = learnt([Heard(True, 0.02, False, 0.0, 0.003)] * RELEARN, 0.05)
+    damage.after_answer = [0.01, 0.2, 0.01]
+    for k in range(RELEARN):
+        late = 1.0 if k == 5 else 0.0  # drawn a second after the answer
+        asked = Asked(at=time.perf_counter() - late)
+        damage.settle(lambda: window(2), window(1), ROI, 0.5, 1.0, 3.0, 0.3, asked)
+    assert not damage.answers_end_redraws
+    never, _ = learnt([], 0.05)
+    never.after_answer = [float("inf")] * LEARN_SAMPLES
+    assert not never.asks_again
