@@ -29,6 +29,7 @@ from types import ModuleType
 #: The modules setup.py compiles, as paths from the repository root (the package's parent).
 COMPILED_SOURCES = (
     "autoplay/solver/analysis.py",
+    "autoplay/solver/closure.py",
     "autoplay/solver/count.py",
     "autoplay/solver/decide.py",
     "autoplay/solver/deduce.py",

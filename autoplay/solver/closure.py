@@ -43,7 +43,9 @@ def decided(pos: Position, safe: set[int], mines: set[int]) -> Position:
     check_deduction(pos, safe, mines)  # the same check choose_move makes of a cheap rule's cells
     both = safe | mines
     reduced = [
-        Constraint(
+        con
+        if both.isdisjoint(con.unknowns)  # most numbers: a batch's cells lie in one corner of the board
+        else Constraint(
             con.cell, tuple(j for j in con.unknowns if j not in both), con.mines - sum(j in mines for j in con.unknowns)
         )
         for con in pos.constraints
@@ -81,14 +83,17 @@ def closed_batch(
     flagged = {m.row * cols + m.col for m in decision.moves if m.action == "flag"}
     known_safe, known_mines = set(safe), set(flagged)
     try:
-        pos = read_position(board, opened)
+        # each round decides only the cells the last one found, on the position the rounds before left: the
+        # cheap rules' conclusions only grow as cells are decided, so where they stop is the same whichever order
+        # they were found in, and each cell is checked against every number once
+        now = decided(read_position(board, opened), known_safe, known_mines)
         for _ in range(MAX_ROUNDS):
-            now = decided(pos, known_safe, known_mines)
             found = cheap_deductions(now, None if mines is None else mines - len(now.known_mines))
             if not found:
                 break
             known_safe |= found.safe
             known_mines |= found.mines
+            now = decided(now, set(found.safe), set(found.mines))
     except ContradictionError:
         return decision
     added_safe, added_mines = known_safe - safe, known_mines - flagged
