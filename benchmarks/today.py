@@ -93,6 +93,11 @@ ROWS: tuple[Row, ...] = (
     Row("beginner-safe", "win rate, beginner 9x9/10, first cell safe", "PSEQ 91.68%"),
     Row("beginner-zero", "win rate, beginner, opening start (2,2)", "PSEQ 97.15%"),
     Row("speed-cpu", "simulator, expert safe, depth 3 (default), compiled: games per CPU-second", _SPEED),
+    Row(
+        "sim-speed",
+        "`autoplay simulate --preset expert --games 600 --jobs 1`, default depth 3, compiled: games per second",
+        "issue 29's target ≥ 150",
+    ),
     Row("speed-depths", "simulator, expert safe, one process each: games/s, depth 3 → depth 2", "as above"),
     Row(
         "decision-time",
@@ -108,6 +113,11 @@ ROWS: tuple[Row, ...] = (
     ),
     Row("live-gnome-mines", "live gnome-mines expert (Xvfb, no window manager): s per game, median", _LIVE),
     Row("live-xdemineur", "live xdemineur expert: s per game, median", _LIVE),
+    Row(
+        "live-per-decision",
+        "capture + the settle after the game's last redraw report + decode + solve, per decision, median",
+        "issue 29's target ≤ 10 ms",
+    ),
     Row("live-kmines", "live kmines Hard, skin from `calibrate --live` alone: s per game, median", _LIVE),
     Row("live-sgt-mines", "live sgt-mines 30x16n99a, the same way", _LIVE),
     Row("live-xbomb", "live xbomb level 3, the same way", _LIVE),
@@ -206,15 +216,30 @@ def parse_vision(outs: list[str]) -> dict[str, str]:
     return {"decode": " / ".join(f"{m:.2f}" for m in medians) + " ms"}
 
 
-def parse_live(game: str) -> Callable[[list[str]], dict[str, str]]:
-    """``live_play.py``: median (and p90) seconds per game, games ended, won and aborted."""
+def parse_live(game: str, per_decision: bool = False) -> Callable[[list[str]], dict[str, str]]:
+    """``live_play.py``: median (and p90) seconds per game, games ended, won and aborted; with ``per_decision``,
+    also its line on the time per decision beyond the game's own drawing."""
 
     def parse(outs: list[str]) -> dict[str, str]:
         cells = table_cells(outs[0], game)[0]
         ended, aborted, wins, median, p90 = cells[2], cells[3], cells[4], cells[7], cells[8]
-        return {f"live-{game}": f"**{median} s** (p90 {p90}), {ended} games, {wins} won, {aborted} aborted"}
+        found = {f"live-{game}": f"**{median} s** (p90 {p90}), {ended} games, {wins} won, {aborted} aborted"}
+        if per_decision:
+            line = re.search(
+                r"beyond the game's own drawing .*?: median ([\d.]+) ms, p90 ([\d.]+) ms over (\d+)", outs[0]
+            )
+            if line is None:
+                raise ValueError("no per-decision line")
+            found["live-per-decision"] = f"{game} **{line[1]} ms** (p90 {line[2]}, {line[3]} decisions)"
+        return found
 
     return parse
+
+
+def parse_sim_speed(outs: list[str]) -> dict[str, str]:
+    """``autoplay simulate --jobs 1 --json``: the games per second it reports, and the games won."""
+    found = json.loads(outs[0].strip().splitlines()[-1])
+    return {"sim-speed": f"**{found['games_per_second']:.1f}** games/s ({found['games']:,} games, {found['wins']} won)"}
 
 
 def parse_new_game(game: str) -> Callable[[list[str]], dict[str, str]]:
@@ -274,13 +299,14 @@ def needs_game(game: str) -> Callable[[], tuple[str, ...]]:
     return lambda: ("Xvfb", game, *(("dbus-run-session",) if game == "kmines" else ()))
 
 
-def live(game: str, full: int) -> Measurement:
+def live(game: str, full: int, per_decision: bool = False) -> Measurement:
     def commands(ctx: Context) -> list[list[str]]:
         games = 2 if ctx.quick else full
         root = ctx.work / f"live-{game}"
         return [[f"{BENCH}/live_play.py", "--game", game, "--games", str(games), "--record-root", str(root)]]
 
-    return Measurement(f"live-{game}", (f"live-{game}",), commands, parse_live(game), needs_game(game))
+    rows = (f"live-{game}", "live-per-decision") if per_decision else (f"live-{game}",)
+    return Measurement(f"live-{game}", rows, commands, parse_live(game, per_decision), needs_game(game))
 
 
 def new_game(game: str) -> Measurement:
@@ -326,6 +352,11 @@ def speed_commands(ctx: Context) -> list[list[str]]:
     return [[f"{BENCH}/solver_speed.py", "--games", games, "--repeats", repeats]]
 
 
+def sim_speed_commands(ctx: Context) -> list[list[str]]:
+    games = "100" if ctx.quick else "600"
+    return [["-m", "autoplay", "simulate", "--preset", "expert", "--games", games, "--jobs", "1", "--json"]]
+
+
 def depth_commands(ctx: Context) -> list[list[str]]:
     games = "100" if ctx.quick else "2000"
     base = ["-m", "autoplay", "simulate", "--preset", "expert", "--games", games, "--seed", "1", "--jobs", "1"]
@@ -352,12 +383,13 @@ MEASUREMENTS: tuple[Measurement, ...] = (
     win_rate("beginner-safe", "beginner", "safe", 100_000, 2000),
     win_rate("beginner-zero", "beginner", "zero", 20_000, 2000),
     Measurement("solver-speed", ("speed-cpu", "decision-time"), speed_commands, parse_speed),
+    Measurement("sim-speed", ("sim-speed",), sim_speed_commands, parse_sim_speed),
     Measurement("depths", ("speed-depths",), depth_commands, parse_depths),
     Measurement("toollib", ("engine-toollib",), toollib_commands(False), parse_toollib("engine-toollib")),
     Measurement("toollib-mid", ("engine-toollib-mid",), toollib_commands(True), parse_toollib("engine-toollib-mid")),
     Measurement("vision", ("decode",), vision_commands, parse_vision),
     live("gnome-mines", 20),
-    live("xdemineur", 500),
+    live("xdemineur", 500, per_decision=True),
     new_game("kmines"),
     new_game("sgt-mines"),
     new_game("xbomb"),

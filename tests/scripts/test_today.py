@@ -65,6 +65,15 @@ def test_live_and_new_games_rows() -> None:
     assert today.parse_live("xdemineur")([live]) == {
         "live-xdemineur": "**3.14 s** (p90 4.00), 60 games, 31 won, 0 aborted"
     }
+    beyond = (
+        "Per decision beyond the game's own drawing (capture + the settle after the last redraw report + decode + "
+        "solve): median 9.1 ms, p90 9.8 ms over 1021 decisions (50 with no redraw report)."
+    )
+    assert today.parse_live("xdemineur", per_decision=True)([live + "\n\n" + beyond])["live-per-decision"] == (
+        "xdemineur **9.1 ms** (p90 9.8, 1021 decisions)"
+    )
+    with pytest.raises(ValueError):
+        today.parse_live("xdemineur", per_decision=True)([live])
     new = "| kmines | exit 0, 7 s | 20 s | 50 | 0 | 30 | 60.0% (46.2-72.4%) | 6.00 | 0 |"
     assert today.parse_new_game("kmines")([new]) == {
         "live-kmines": "**6.00 s**, 50 games, 30 won, 0 stops",
@@ -139,3 +148,8 @@ def test_a_command_over_its_time_is_interrupted_and_named(tmp_path: Path) -> Non
     measurement = today.Measurement("x", ("decode",), slow, today.parse_vision)
     filled = today.measure(measurement, today.Context(True, 1, tmp_path), timeout=1)
     assert filled["decode"].value.startswith("failed: exit ") and filled["decode"].value.endswith("timed out after 1 s")
+
+
+def test_sim_speed_row_is_the_commands_own_rate() -> None:
+    out = "progress\n" + json.dumps({"games": 600, "wins": 259, "games_per_second": 53.41})
+    assert today.parse_sim_speed([out]) == {"sim-speed": "**53.4** games/s (600 games, 259 won)"}
