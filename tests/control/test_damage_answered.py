@@ -85,3 +85,19 @@ def test_the_quiet_rule_tells_the_drawing_apart_too():
     heard = Scripted([0.002, 0.005], Asked(), None).wait(BOARD, first=0.5, quiet=0.008, timeout=2.0)
     assert heard.damaged and heard.drawn == pytest.approx(0.005, abs=0.001)
     assert heard.waited == pytest.approx(0.013, abs=0.001)
+
+
+@pytest.mark.parametrize(
+    "reports, answer, short, ends",
+    [
+        ([0.0, 0.021, 0.054], 0.029, 0.001, 0.055),  # the frame after the answer, read ahead after 1 ms
+        ([0.0, 0.021, 0.054], 0.029, 0.004, 0.058),
+        ([0.0, 0.035], 0.036, 0.004, 0.081),  # no frame after the answer: a paint later
+    ],
+)
+def test_the_wait_ends_when_its_rule_says_not_a_poll_later(reports, answer, short, ends):
+    """Listening in whole polls of 4 ms kept every such wait up to 4 ms past its end."""
+    asked = Asked()
+    watch = Scripted(reports, asked, answer)
+    heard = watch.wait_answered(BOARD, asked, first=0.5, quiet=0.076, paint=0.045, short=short, timeout=2.0)
+    assert heard.damaged and heard.waited == pytest.approx(ends, abs=0.0005)
