@@ -18,11 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from autoplay.vision import Grid, decode_frame, load_skin
 from autoplay.vision.cell_memory import CellMemory
-from autoplay.vision.decode import DecodedFrame
 from autoplay.vision.frame_delta import FrameReader
 
 
@@ -34,16 +31,6 @@ def recorded_grids(recording: Path) -> dict[str, Grid]:
         if entry.get("frame") and entry.get("grid"):
             grids[Path(entry["frame"]).name] = Grid.from_dict(entry["grid"])
     return grids
-
-
-def same_reading(a: DecodedFrame, b: DecodedFrame) -> bool:
-    return (
-        np.array_equal(a.labels, b.labels)
-        and np.array_equal(a.distance, b.distance)
-        and np.array_equal(a.confidence, b.confidence)
-        and a.unreadable == b.unreadable
-        and a.state == b.state
-    )
 
 
 def measure(recording: Path, skin_root: Path | None, limit: int | None) -> str:
@@ -66,7 +53,7 @@ def measure(recording: Path, skin_root: Path | None, limit: int | None) -> str:
         again = decode_frame(image, skin, grid, mines, memory)
         remembered.append(time.perf_counter() - started)
         cells.append(memory.last_read)
-        differ += not same_reading(alone, again)
+        differ += not alone.reads_as(again)
     if not whole:
         return f"{recording}: no frame with a recorded grid"
     return (

@@ -57,6 +57,25 @@ class DecodedFrame:
             return None
         return read_among(self.image, self.grid, self.skin, cell, outcomes)
 
+    def reads_as(self, other: DecodedFrame) -> bool:
+        """Whether ``other`` read every cell alike: labels, distances, confidences, unreadable cells and state.
+
+        What a decode that matched only the changed cells (:mod:`autoplay.vision.cell_memory`) must keep.
+        """
+        return (
+            np.array_equal(self.labels, other.labels)
+            and (
+                self.distance is other.distance
+                or (
+                    (self.distance is not None and other.distance is not None)
+                    and np.array_equal(self.distance, other.distance)
+                )
+            )
+            and np.array_equal(self.confidence, other.confidence)
+            and self.unreadable == other.unreadable
+            and self.state == other.state
+        )
+
     @property
     def readable(self) -> bool:
         return not self.unreadable
