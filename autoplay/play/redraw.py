@@ -19,7 +19,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 
 import numpy as np
 
@@ -242,8 +241,9 @@ class DamageRhythm:
                     asked,
                 )
         elif early is not None and look is not None and early < quiet:
-            begin = partial(self.watch.wait, area, first, timeout=limit)
-            heard, ahead = self._look_ahead(grab, lambda short: begin(quiet=short), area, quiet, early, limit, look)
+            heard, ahead = self._look_ahead(
+                grab, lambda short: self.watch.wait(area, first, short, limit), area, quiet, early, limit, look
+            )
         else:
             heard = self.watch.wait(area, first, quiet, limit)
         if heard.timed_out and heard.damaged:  # reports without pause: the pixels must tell instead
@@ -277,7 +277,7 @@ class DamageRhythm:
             if not learning:
                 self.settled_cleanly()
             return Settled(frame, changed, heard.waited, False, drawn=heard.drawn), heard.longest_gap
-        if changed and not self.watch.heard_since(roi_area(roi)):  # not even reported since: a miss
+        if changed and not self.watch.heard_since(area):  # not even reported since: a miss
             self.misses += MAX_MISSES if learning else 1
         return None  # (a redraw that began between the end of the wait and the grab is polled out)
 
