@@ -42,6 +42,8 @@ class Heard:
     #: seconds from the start of the wait to the last report on the area (None when none came): the game's own
     #: drawing time, as far as the reports tell; the rest of ``waited`` is the wait for it to be over
     drawn: float | None = None
+    #: the wait ended early because the caller's look found the board already showing everything (``shown``)
+    shown: bool = False
 
 
 @dataclass
@@ -71,11 +73,13 @@ def _answered_step(
     paint: float,
     short: float,
     timeout: float,
+    due: float | None = None,
 ) -> float:
     """How long :meth:`DamageWatch.wait_answered` listens next: until the nearest moment its rules could end the wait,
     and no longer than :data:`ANSWER_POLL` (the answer is filled in by another thread, which wakes nothing).
 
     Listening a whole poll past the end made every redraw ended by a short pause up to 4 ms longer than its rule.
+    ``due`` is when the board is next to be looked at (``shown``): it may end the wait then.
 
     >>> round(_answered_step(0.060, 0.0, 0.059, 0.03, Asked(), 0.5, 0.076, 0.045, 0.004, 2.0), 6)  # 3 ms to go
     0.003
@@ -84,6 +88,8 @@ def _answered_step(
     """
     if answer is not None:
         end = last + short if last is not None and last > answer else answer + paint
+        if due is not None:
+            end = min(end, due)
     elif asked.cannot_tell or now - start >= first:
         end = last + quiet if last is not None else start + first
     else:
@@ -192,7 +198,15 @@ class DamageWatch:
             last, gap = listened
 
     def wait_answered(
-        self, area: Area, asked: Asked, first: float, quiet: float, paint: float, short: float, timeout: float
+        self,
+        area: Area,
+        asked: Asked,
+        first: float,
+        quiet: float,
+        paint: float,
+        short: float,
+        timeout: float,
+        shown: Callable[[], bool] | None = None,
     ) -> Heard:
         """Wait for the game's answer that it has read our presses, then for the frame it draws after it.
 
@@ -202,19 +216,37 @@ class DamageWatch:
         where none comes within ``paint`` seconds, the last frame already showed everything.  Without an answer
         (``asked.cannot_tell``, or none within ``first`` seconds) it is :meth:`wait`'s rule: damage paused for
         ``quiet``, or none at all within ``first``.
+
+        ``shown``: once the game has answered and no frame has come after it, the board drawn so far is looked at
+        (``short`` after the last report, once per report): where it already shows everything pressed, no frame
+        is still to come for it, and the wait ends at once (``Heard.shown``), unless a report came during the look.
         """
         start = self._clock()
         last: float | None = None
         gap = 0.0
+        looked: float | None = None  # the last report after which the board was looked at (``shown``)
         while True:
             now = self._clock()
             answer = asked.at
+            due = None
             if answer is not None:
                 if last is not None and last > answer:  # the frame drawn after the answer
                     if now - last >= short:
                         return Heard(True, now - start, False, gap, last - start)
-                elif now - answer >= paint and (last is None or now - last >= short):
-                    return Heard(last is not None, now - start, False, gap, _since(start, last))
+                else:
+                    if shown is not None and last is not None and last != looked:
+                        due = last + short
+                        if now >= due:
+                            ended = self._look(area, last, gap, shown)
+                            if ended is None:
+                                return Heard(True, self._clock() - start, True, gap, last - start)
+                            if ended[0] == last and ended[2]:
+                                return Heard(True, self._clock() - start, False, gap, last - start, True)
+                            looked, due = last, None
+                            last, gap = ended[0], ended[1]
+                            continue
+                    if now - answer >= paint and (last is None or now - last >= short):
+                        return Heard(last is not None, now - start, False, gap, _since(start, last))
             elif asked.cannot_tell or now - start >= first:
                 if last is None and now - start >= first:
                     return Heard(False, now - start, False)
@@ -222,12 +254,25 @@ class DamageWatch:
                     return Heard(True, now - start, False, gap, last - start)
             if now - start >= timeout:
                 return Heard(last is not None, now - start, True, gap, _since(start, last))
-            listened = self._listen(
-                area, _answered_step(now, start, last, answer, asked, first, quiet, paint, short, timeout), last, gap
-            )
+            step = _answered_step(now, start, last, answer, asked, first, quiet, paint, short, timeout, due)
+            listened = self._listen(area, step, last, gap)
             if listened is None:
                 return Heard(last is not None, self._clock() - start, True, gap, _since(start, last))
             last, gap = listened
+
+    def _look(
+        self, area: Area, last: float, gap: float, shown: Callable[[], bool]
+    ) -> tuple[float | None, float, bool] | None:
+        """Ask ``shown`` whether the board is drawn, with no report queued before it nor come during it: the last
+        report, the longest pause and the answer (False without asking when a report was queued); None when the
+        connection failed."""
+        before = self._listen(area, 0.0, last, gap)
+        if before is None or before[0] != last:
+            return None if before is None else (before[0], before[1], False)
+        if not shown():
+            return last, gap, False
+        after = self._listen(area, 0.0, last, gap)  # a report during the look: the board looked at may be stale
+        return None if after is None else (after[0], after[1], after[0] == last)
 
     def _listen(self, area: Area, timeout: float, last: float | None, gap: float) -> tuple[float | None, float] | None:
         """The reports arriving within ``timeout``: when damage to ``area`` last came and the longest pause between

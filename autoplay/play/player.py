@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -42,6 +42,7 @@ from autoplay.control.mouse import Button, Mouse, Target
 from autoplay.errors import ContradictionError, ControlError, UnreadableBoardError
 from autoplay.insight.speed import speed_figures
 from autoplay.outputs import run_folder
+from autoplay.play.batch_shown import shows_batch
 from autoplay.play.board_place import AreaScreen, BoardLost, PressedAstray, astray, in_place, still_in_place
 from autoplay.play.chords import Press, in_press_order, plan_presses
 from autoplay.play.end_rhythm import EndRhythm
@@ -454,6 +455,8 @@ class Player:
         self.last_board: Board | None = None  # the board read last, on the grid read last
         #: A frame decoded while the damage wait ran (:meth:`look_ahead`): the frame, its grid, the reading.
         self.looked: tuple[np.ndarray, Grid, DecodedFrame] | None = None
+        #: The batch the board is being waited for (``settle``'s ``expected``): a look that shows it ends the wait.
+        self.expecting: Sequence[Move] = ()
         #: How long the board must stay unchanged to count as drawn: the settings' interval at first, doubled each
         #: time a board taken as drawn turns out to be still changing (see ``still_drawing``).
         self.quiet = self.settings.settle_interval
@@ -471,9 +474,18 @@ class Player:
 
     # -- screen ---------------------------------------------------------------
     def settle(
-        self, baseline: np.ndarray | None = None, patience: float = 1.0, change_timeout: float | None = None
+        self,
+        baseline: np.ndarray | None = None,
+        patience: float = 1.0,
+        change_timeout: float | None = None,
+        expected: Sequence[Move] = (),
     ) -> tuple[Settled, float]:
-        """Capture until the board stops changing; returns the frame and the seconds spent grabbing."""
+        """Capture until the board stops changing; returns the frame and the seconds spent grabbing.
+
+        ``expected``: the batch just pressed.  Where the damage wait reads the board ahead, a frame that already
+        shows all of it drawn ends the wait (:func:`~autoplay.play.batch_shown.shows_batch`).
+        """
+        self.expecting = expected
         timed = _Timed(self.screen.grab)
         s = self.settings
         if change_timeout is None:
@@ -581,20 +593,27 @@ class Player:
             self.grid = decoded.grid
         return decoded
 
-    def look_ahead(self, frame: np.ndarray) -> None:
-        """Decode a frame grabbed while the damage wait's quiet runs on (:meth:`DamageRhythm.settle`).
+    def look_ahead(self, frame: np.ndarray) -> bool:
+        """Decode a frame grabbed while the damage wait's quiet runs on (:meth:`DamageRhythm.settle`); whether it
+        already shows the whole batch just pressed, drawn to its end (then the wait need not run on).
 
         Decoding is a function of the pixels and the grid alone, so the reading is kept for :meth:`read` of the
         same frame on the same grid, and the wait's rest hides its cost.  A frame more drawing made stale is
         simply never read.
         """
         grid = self.grid
+        self.looked = None
         if grid is None:
-            return
+            return False
         try:
-            self.looked = (frame, grid, self.decode(frame, grid))
+            decoded = self.decode(frame, grid)
         except UnreadableBoardError:
-            self.looked = None
+            return False
+        self.looked = (frame, grid, decoded)
+        board = decoded.board
+        if (board.rows, board.cols) != (grid.rows, grid.cols):
+            return False
+        return shows_batch(board, self.expecting, readable=decoded.readable, state=decoded.state)
 
     def ask_in_background(self) -> Asked | None:
         """Ask the game, on a thread of its own, whether it has read every press so far; None where it cannot tell.
@@ -1538,4 +1557,4 @@ class _GameInProgress:
         self.batch, self.batch_kept = moves, kept
         self.expected, self.waited_late, self.asked_game, self.answered_since_batch = moves, False, False, False
         self.asked_before_acting = False
-        self.capture(before)
+        self.capture(before, expected=moves)

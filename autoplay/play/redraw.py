@@ -150,6 +150,11 @@ class DamageRhythm:
     #: it (``look`` in :meth:`settle`).  None until learnt.
     rhythm: float | None = None
     looked_again: int = 0  # frames read ahead that more drawing made stale: grabbed and read once more
+    #: Whether a frame read ahead that already shows everything pressed ends the wait at once (see ``settle``):
+    #: off for the session once such a frame turned out not to be the drawn board (``slower``).
+    trust_shown: bool = True
+    shown_early: int = 0  # waits ended by a frame that showed everything pressed
+    ended_shown: bool = False  # whether the last wait ended so
 
     @property
     def usable(self) -> bool:
@@ -176,6 +181,8 @@ class DamageRhythm:
         it from drawing on time)."""
         self.quiet = max(self.quiet, min(2 * self.quiet, ceiling))
         self.clean = 0
+        if self.ended_shown:  # the board a look found showing every press was still being drawn: looks are not enough
+            self.trust_shown = False
 
     def settled_cleanly(self) -> None:
         """Another redraw settled without growing the wait: after :data:`RELAX_AFTER` of them the wait shrinks
@@ -198,7 +205,7 @@ class DamageRhythm:
         timeout: float,
         learn_quiet: float,
         asked: Asked | None = None,
-        look: Callable[[np.ndarray], object] | None = None,
+        look: Callable[[np.ndarray], bool | None] | None = None,
     ) -> tuple[Settled, float] | None:
         """Wait for the board's damage to start and stop, then grab once: the frame and the longest pause seen
         inside the redraw.  None when the pixels must be polled instead (damage reported yet the board is as it
@@ -218,7 +225,13 @@ class DamageRhythm:
         decodes it) while the rest of the quiet wait runs.  The frame is kept only when no report came by the end
         of the quiet wait, exactly as if it had been grabbed then; a report after it means the board was still
         being drawn, and it is grabbed and looked at again once the reports pause once more.
+
+        Where ``look`` answers True, the frame already shows everything pressed, drawn to its end (the player
+        checks: :func:`~autoplay.play.batch_shown.shows_batch`): nothing is left for the game to draw, so the wait
+        ends at once, unless a report came while it was looked at.  After the game's answer this also ends a wait
+        with no frame after it, which would otherwise last the answer's whole paint time.
         """
+        self.ended_shown = False
         learning = self.learning
         quiet = learn_quiet if learning else self.quiet * patience
         limit = min(timeout, first + RESTLESS)
@@ -232,7 +245,9 @@ class DamageRhythm:
             else:  # the frame drawn after the answer comes as one burst of reports: read it after the shortest pause
                 heard, ahead = self._look_ahead(
                     grab,
-                    lambda short: self.watch.wait_answered(area, asked, first, quiet, ANSWER_PAINT, short, limit),
+                    lambda short, shown: self.watch.wait_answered(
+                        area, asked, first, quiet, ANSWER_PAINT, short, limit, shown
+                    ),
                     area,
                     FRAME_QUIET,
                     EARLY_QUIET,
@@ -242,7 +257,7 @@ class DamageRhythm:
                 )
         elif early is not None and look is not None and early < quiet:
             heard, ahead = self._look_ahead(
-                grab, lambda short: self.watch.wait(area, first, short, limit), area, quiet, early, limit, look
+                grab, lambda short, _shown: self.watch.wait(area, first, short, limit), area, quiet, early, limit, look
             )
         else:
             heard = self.watch.wait(area, first, quiet, limit)
@@ -293,26 +308,39 @@ class DamageRhythm:
     def _look_ahead(
         self,
         grab: Callable[[], np.ndarray],
-        begin: Callable[[float], Heard],
+        begin: Callable[[float, Callable[[], bool] | None], Heard],
         area: Area,
         quiet: float,
         early: float,
         limit: float,
-        look: Callable[[np.ndarray], object],
+        look: Callable[[np.ndarray], bool | None],
         asked: Asked | None = None,
     ) -> tuple[Heard, np.ndarray | None]:
         """A wait whose last ``quiet`` runs on while the board, grabbed after ``early`` of it, is looked at.
 
-        ``begin(early)`` is the wait itself, ending ``early`` after the last report instead of ``quiet``.  With
-        ``asked``, only a redraw ended by a frame drawn after the game's answer is read ahead: the other ends of
-        :meth:`DamageWatch.wait_answered` are final.  Returns what was heard and the frame grabbed ahead (None
+        ``begin(early, shown)`` is the wait itself, ending ``early`` after the last report instead of ``quiet``
+        (``shown`` grabs and looks at the board for a wait that can end on it: :meth:`DamageWatch.wait_answered`).
+        With ``asked``, only a redraw ended by a frame drawn after the game's answer is read ahead: the other ends
+        of :meth:`DamageWatch.wait_answered` are final.  Returns what was heard and the frame grabbed ahead (None
         when nothing was drawn, the reports never paused, or the end was final: the caller grabs as before).  A
         report during the rest of the quiet wait makes the frame stale: the reports are waited out for ``early``
-        again, and the board grabbed and looked at once more.
+        again, and the board grabbed and looked at once more.  A look that answers True (the frame shows
+        everything pressed) leaves only the reports already sent to listen to, not the rest of the quiet wait.
         """
         clock = time.perf_counter
         start = clock()
-        heard = begin(early)
+        taken: list[np.ndarray] = []
+
+        def shown() -> bool:
+            frame = grab()
+            taken[:] = [frame]
+            return look(frame) is True
+
+        heard = begin(early, shown if self.trust_shown else None)
+        if heard.shown:
+            self.ended_shown = True
+            self.shown_early += 1
+            return heard, taken[0]
         gap = heard.longest_gap
         if asked is not None and (asked.at is None or heard.drawn is None or start + heard.drawn <= asked.at):
             return heard, None  # no frame after the answer: ended by the answer's paint time, or by the quiet wait
@@ -320,13 +348,16 @@ class DamageRhythm:
             last = start + heard.drawn  # the last report on the board so far
             self.watch.forget()  # reports after this are of drawing the grab may not show
             frame = grab()
-            look(frame)
+            done = look(frame) is True and self.trust_shown
             spent = clock() - start
             # at least one look at the reports: those that came while looking are queued, not yet read
-            rest = max(LISTEN_AT_LEAST, last + quiet - clock())
+            rest = LISTEN_AT_LEAST if done else max(LISTEN_AT_LEAST, last + quiet - clock())
             more = self.watch.wait(area, rest, early, max(LISTEN_AT_LEAST, limit - spent))
-            if not more.damaged:  # quiet until ``quiet`` after the last report: the frame is the drawn board
-                return Heard(True, clock() - start, False, gap, heard.drawn), frame
+            if not more.damaged:  # quiet until ``quiet`` after the last report (or shown): the frame is the drawn board
+                if done:
+                    self.ended_shown = True
+                    self.shown_early += 1
+                return Heard(True, clock() - start, False, gap, heard.drawn, done), frame
             self.looked_again += 1
             gap = max(gap, more.longest_gap)
             drawn = None if more.drawn is None else spent + more.drawn

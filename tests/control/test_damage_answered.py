@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoplay.control.damage import Area, Asked, DamageWatch
+from autoplay.control.damage import Area, Asked, DamageWatch, Heard
 
 BOARD: Area = (0, 0, 100, 100)
 
@@ -101,3 +101,47 @@ def test_the_wait_ends_when_its_rule_says_not_a_poll_later(reports, answer, shor
     watch = Scripted(reports, asked, answer)
     heard = watch.wait_answered(BOARD, asked, first=0.5, quiet=0.076, paint=0.045, short=short, timeout=2.0)
     assert heard.damaged and heard.waited == pytest.approx(ends, abs=0.0005)
+
+
+def looked_wait(reports: list[float], answer: float, shows: bool, during: int = 0) -> tuple[Heard, list[float]]:
+    """``wait_answered`` with a look that answers ``shows``; ``during`` reports come while the first look runs."""
+    asked = Asked()
+    watch = Scripted(reports, asked, answer)
+    looks: list[float] = []
+
+    def shown() -> bool:
+        looks.append(watch.now)
+        if len(looks) == 1:
+            watch.reports = sorted(watch.reports + [watch.now + 0.0001 * (k + 1) for k in range(during)])
+        watch.now += 0.002  # the grab and decode
+        return shows
+
+    heard = watch.wait_answered(BOARD, asked, 0.5, 0.076, 0.045, 0.001, 2.0, shown)
+    return heard, looks
+
+
+def test_a_board_that_already_shows_the_batch_ends_the_wait_at_the_answer_not_a_paint_later():
+    """gnome-mines drew its last frame before it answered (a third of its batches): the paint wait had nothing to
+    wait for."""
+    heard, looks = looked_wait([0.0, 0.035], answer=0.036, shows=True)
+    assert heard.shown and heard.damaged and not heard.timed_out
+    assert looks == [pytest.approx(0.036, abs=0.0005)]  # looked at once answered: the last report was 1 ms before
+    assert heard.waited == pytest.approx(0.038, abs=0.0005) and heard.drawn == pytest.approx(0.035, abs=0.0005)
+
+
+def test_a_board_that_does_not_show_the_batch_yet_is_waited_for_as_before():
+    heard, looks = looked_wait([0.0, 0.035], answer=0.036, shows=False)
+    assert not heard.shown and len(looks) == 1  # looked at once, not again without a new report
+    assert heard.waited == pytest.approx(0.081, abs=0.0005)
+
+
+def test_a_report_while_the_board_was_looked_at_makes_the_look_stale():
+    heard, looks = looked_wait([0.0, 0.035], answer=0.036, shows=True, during=1)
+    assert not heard.shown and len(looks) == 1  # that report is a frame after the answer: its own rule ends it
+    assert heard.waited == pytest.approx(0.0391, abs=0.0005)
+
+
+def test_the_board_is_looked_at_only_after_the_answer():
+    """Before it, the game may still be reading presses whose frames are still to come."""
+    heard, looks = looked_wait([0.0, 0.010, 0.020], answer=0.030, shows=True)
+    assert heard.shown and looks == [pytest.approx(0.030, abs=0.0005)]

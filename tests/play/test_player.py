@@ -1367,3 +1367,18 @@ def test_a_frame_read_ahead_on_the_same_grid_is_not_decoded_again_and_another_fr
     player.look_ahead(frame)
     player.read(frame.copy())  # not the frame read ahead: decoded afresh
     assert table.decodes == before + 2 and player.looked is None
+
+
+def test_a_frame_read_ahead_says_whether_it_shows_the_whole_batch_pressed():
+    table = FakeTable(9, 9, 10, seed=3)
+    player, _ = make_player(table)
+    player.grid = table.grid
+    batch = [Move("reveal", 4, 4, 0.0)]  # the first click: it opens an area (the zero rule)
+    assert not player.look_ahead(table.grab())  # no batch being waited for
+    player.expecting = batch
+    assert not player.look_ahead(table.grab())  # pressed, not drawn yet
+    table.apply((4, 4), "left")
+    assert player.look_ahead(table.grab()) and player.looked is not None
+    opened = [divmod(i, 9) for i, c in enumerate(table.game.board().cells) if c in "012345678"]
+    table.half_drawn = {opened[-1]}  # the cascade not drawn to its end
+    assert not player.look_ahead(table.grab()) and player.looked is not None

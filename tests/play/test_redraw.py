@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from autoplay.play.redraw import (
     EARLY_QUIET,
     FRAME_QUIET,
     LEARN_SAMPLES,
+    LISTEN_AT_LEAST,
     MAX_MISSES,
     RELAX_AFTER,
     RELEARN,
@@ -99,10 +101,21 @@ class Watch:
         return self.answers.pop(0)
 
     def wait_answered(
-        self, area: Area, asked: Asked, first: float, quiet: float, paint: float, short: float, timeout: float
+        self,
+        area: Area,
+        asked: Asked,
+        first: float,
+        quiet: float,
+        paint: float,
+        short: float,
+        timeout: float,
+        shown: Callable[[], bool] | None = None,
     ) -> Heard:
         self.short.append(short)
-        return self.answers.pop(0)
+        heard = self.answers.pop(0)
+        if heard.shown:  # the wait ends on the caller's look
+            assert shown is not None and shown()
+        return heard
 
     def forget(self) -> None:
         pass
@@ -254,3 +267,42 @@ def test_a_late_redraw_keeps_the_answer_rule_off_and_a_game_that_never_answered_
     never, _ = learnt([], 0.05)
     never.after_answer = [float("inf")] * LEARN_SAMPLES
     assert not never.asks_again
+
+
+def test_a_frame_read_ahead_that_shows_the_whole_batch_ends_the_wait_without_the_rest_of_the_quiet():
+    damage, watch = learnt([Heard(True, 0.004, False, 0.0, 0.003), Heard(False, 0.0002, False)], 0.0005)
+    screen, looked = Screen([window(2)]), []
+
+    def look(frame: np.ndarray) -> bool:
+        looked.append(frame)
+        return True  # every press of the batch shows, drawn to its end
+
+    heard = damage.settle(screen.grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=look)
+    assert heard is not None and heard[0].frame is looked[0] and heard[0].changed and screen.whole == 1
+    assert watch.first[1] == LISTEN_AT_LEAST  # only the reports already sent are listened to, not the quiet wait
+    assert damage.shown_early == 1 and damage.ended_shown and heard[0].drawn == 0.003
+
+
+def test_after_the_answer_a_board_that_shows_the_batch_ends_the_wait_with_no_frame_after_it():
+    damage, watch = learnt([Heard(True, 0.004, False, 0.0, 0.003, True)], 0.05)
+    damage.after_answer = [0.01] * LEARN_SAMPLES
+    screen, looked = Screen([window(2)]), []
+    answered = Asked(at=time.perf_counter() + 1.0)  # the last report came before the answer
+
+    def look(frame: np.ndarray) -> bool:
+        looked.append(frame)
+        return True
+
+    heard = damage.settle(screen.grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, answered, look)
+    assert heard is not None and heard[0].frame is looked[0] and screen.whole == 1 and damage.shown_early == 1
+    assert watch.short == [EARLY_QUIET] and watch.quiet == []  # the look ended the answered wait: nothing after it
+
+
+def test_a_board_taken_on_its_look_that_was_still_drawn_turns_the_looks_off_for_the_session():
+    answers = [Heard(True, 0.004, False, 0.0, 0.003), Heard(False, 0.0002, False)]
+    damage, watch = learnt(answers + [Heard(True, 0.004, False, 0.0, 0.003), Heard(False, 0.007, False)], 0.0005)
+    assert damage.settle(Screen([window(2)]).grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=lambda f: True)
+    damage.slower(0.1)  # the board changed before the presses: the look was wrong
+    assert not damage.trust_shown
+    assert damage.settle(Screen([window(2)]).grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=lambda f: True)
+    assert watch.first[3] > LISTEN_AT_LEAST and damage.shown_early == 1  # the whole quiet wait again
