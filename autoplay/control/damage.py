@@ -58,6 +58,17 @@ class Asked:
     cannot_tell: bool = False
 
 
+@dataclass(frozen=True)
+class AnswerWait:
+    """The limits of :meth:`DamageWatch.wait_answered`, in seconds (see there)."""
+
+    first: float  # for the first report, or the answer
+    quiet: float  # the pause that ends a redraw where the game gives no answer
+    paint: float  # after the answer, for a frame still to come
+    short: float  # the pause that ends the frame drawn after the answer
+    timeout: float  # in all
+
+
 def _since(start: float, last: float | None) -> float | None:
     return None if last is None else last - start
 
@@ -68,12 +79,8 @@ def _answered_step(
     last: float | None,
     answer: float | None,
     asked: Asked,
-    first: float,
-    quiet: float,
-    paint: float,
-    short: float,
-    timeout: float,
-    due: float | None = None,
+    limits: AnswerWait,
+    due: float | None,
 ) -> float:
     """How long :meth:`DamageWatch.wait_answered` listens next: until the nearest moment its rules could end the wait,
     and no longer than :data:`ANSWER_POLL` (the answer is filled in by another thread, which wakes nothing).
@@ -81,20 +88,21 @@ def _answered_step(
     Listening a whole poll past the end made every redraw ended by a short pause up to 4 ms longer than its rule.
     ``due`` is when the board is next to be looked at (``shown``): it may end the wait then.
 
-    >>> round(_answered_step(0.060, 0.0, 0.059, 0.03, Asked(), 0.5, 0.076, 0.045, 0.004, 2.0), 6)  # 3 ms to go
+    >>> limits = AnswerWait(first=0.5, quiet=0.076, paint=0.045, short=0.004, timeout=2.0)
+    >>> round(_answered_step(0.060, 0.0, 0.059, 0.03, Asked(), limits, None), 6)  # 3 ms to go
     0.003
-    >>> round(_answered_step(0.010, 0.0, None, None, Asked(), 0.5, 0.076, 0.045, 0.004, 2.0), 6)  # waiting: a poll
+    >>> round(_answered_step(0.010, 0.0, None, None, Asked(), limits, None), 6)  # waiting: a poll
     0.004
     """
     if answer is not None:
-        end = last + short if last is not None and last > answer else answer + paint
+        end = last + limits.short if last is not None and last > answer else answer + limits.paint
         if due is not None:
             end = min(end, due)
-    elif asked.cannot_tell or now - start >= first:
-        end = last + quiet if last is not None else start + first
+    elif asked.cannot_tell or now - start >= limits.first:
+        end = last + limits.quiet if last is not None else start + limits.first
     else:
-        end = min(now + ANSWER_POLL, start + first)
-    end = min(end, start + timeout)
+        end = min(now + ANSWER_POLL, start + limits.first)
+    end = min(end, start + limits.timeout)
     return max(LISTEN_FLOOR, min(ANSWER_POLL, end - now))
 
 
@@ -198,27 +206,19 @@ class DamageWatch:
             last, gap = listened
 
     def wait_answered(
-        self,
-        area: Area,
-        asked: Asked,
-        first: float,
-        quiet: float,
-        paint: float,
-        short: float,
-        timeout: float,
-        shown: Callable[[], bool] | None = None,
+        self, area: Area, asked: Asked, limits: AnswerWait, shown: Callable[[], bool] | None = None
     ) -> Heard:
         """Wait for the game's answer that it has read our presses, then for the frame it draws after it.
 
         A game draws while it is still reading a batch of presses, in frames tens of milliseconds apart, so a
         pause in the reports says little until the game has read them all; once it has (``asked.at``), what is
-        left is the frame it draws next: board damage after the answer, then ``short`` seconds without any; or,
-        where none comes within ``paint`` seconds, the last frame already showed everything.  Without an answer
-        (``asked.cannot_tell``, or none within ``first`` seconds) it is :meth:`wait`'s rule: damage paused for
-        ``quiet``, or none at all within ``first``.
+        left is the frame it draws next: board damage after the answer, then ``limits.short`` seconds without any;
+        or, where none comes within ``limits.paint`` seconds, the last frame already showed everything.  Without an
+        answer (``asked.cannot_tell``, or none within ``limits.first`` seconds) it is :meth:`wait`'s rule: damage
+        paused for ``limits.quiet``, or none at all within ``limits.first``.
 
         ``shown``: once the game has answered and no frame has come after it, the board drawn so far is looked at
-        (``short`` after the last report, once per report): where it already shows everything pressed, no frame
+        (``limits.short`` after the last report, once per report): where it already shows everything pressed, no frame
         is still to come for it, and the wait ends at once (``Heard.shown``), unless a report came during the look.
         """
         start = self._clock()
@@ -231,11 +231,11 @@ class DamageWatch:
             due = None
             if answer is not None:
                 if last is not None and last > answer:  # the frame drawn after the answer
-                    if now - last >= short:
+                    if now - last >= limits.short:
                         return Heard(True, now - start, False, gap, last - start)
                 else:
                     if shown is not None and last is not None and last != looked:
-                        due = last + short
+                        due = last + limits.short
                         if now >= due:
                             ended = self._look(area, last, gap, shown)
                             if ended is None:
@@ -245,16 +245,16 @@ class DamageWatch:
                             looked, due = last, None
                             last, gap = ended[0], ended[1]
                             continue
-                    if now - answer >= paint and (last is None or now - last >= short):
+                    if now - answer >= limits.paint and (last is None or now - last >= limits.short):
                         return Heard(last is not None, now - start, False, gap, _since(start, last))
-            elif asked.cannot_tell or now - start >= first:
-                if last is None and now - start >= first:
+            elif asked.cannot_tell or now - start >= limits.first:
+                if last is None and now - start >= limits.first:
                     return Heard(False, now - start, False)
-                if last is not None and now - last >= quiet:
+                if last is not None and now - last >= limits.quiet:
                     return Heard(True, now - start, False, gap, last - start)
-            if now - start >= timeout:
+            if now - start >= limits.timeout:
                 return Heard(last is not None, now - start, True, gap, _since(start, last))
-            step = _answered_step(now, start, last, answer, asked, first, quiet, paint, short, timeout, due)
+            step = _answered_step(now, start, last, answer, asked, limits, due)
             listened = self._listen(area, step, last, gap)
             if listened is None:
                 return Heard(last is not None, self._clock() - start, True, gap, _since(start, last))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from autoplay.control.capture import Roi, Settled, wait_settled
-from autoplay.control.damage import Area, Asked, DamageWatch, Heard
+from autoplay.control.damage import AnswerWait, Area, Asked, DamageWatch, Heard
 
 #: The shortest quiet after the last damage report: a game that draws a click in one burst (xdemineur: ~3 ms for
 #: a whole board) is done well within it; scheduling hiccups of a loaded core are what it is for.
@@ -241,12 +241,14 @@ class DamageRhythm:
         area = roi_area(roi)
         if asked is not None and not learning and self.answers_end_redraws:
             if look is None:
-                heard = self.watch.wait_answered(area, asked, first, quiet, ANSWER_PAINT, FRAME_QUIET, limit)
+                heard = self.watch.wait_answered(
+                    area, asked, AnswerWait(first, quiet, ANSWER_PAINT, FRAME_QUIET, limit)
+                )
             else:  # the frame drawn after the answer comes as one burst of reports: read it after the shortest pause
                 heard, ahead = self._look_ahead(
                     grab,
                     lambda short, shown: self.watch.wait_answered(
-                        area, asked, first, quiet, ANSWER_PAINT, short, limit, shown
+                        area, asked, AnswerWait(first, quiet, ANSWER_PAINT, short, limit), shown
                     ),
                     area,
                     FRAME_QUIET,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autoplay.control.damage import Area, Asked, DamageWatch, Heard
+from autoplay.control.damage import AnswerWait, Area, Asked, DamageWatch, Heard
 
 BOARD: Area = (0, 0, 100, 100)
 
@@ -34,7 +34,7 @@ class Scripted(DamageWatch):
 def wait(reports: list[float], answer: float | None, cannot_tell: bool = False) -> tuple[bool, float]:
     asked = Asked(cannot_tell=cannot_tell)
     watch = Scripted(reports, asked, answer)
-    heard = watch.wait_answered(BOARD, asked, first=0.5, quiet=0.076, paint=0.045, short=0.008, timeout=2.0)
+    heard = watch.wait_answered(BOARD, asked, AnswerWait(first=0.5, quiet=0.076, paint=0.045, short=0.008, timeout=2.0))
     assert not heard.timed_out
     return heard.damaged, heard.waited
 
@@ -77,7 +77,7 @@ def test_the_game_s_own_drawing_is_told_apart_from_the_wait_after_it(reports, an
     """``drawn`` is when the last report came: what the game took; the rest of ``waited`` is the wait to be sure."""
     asked = Asked(cannot_tell=cannot_tell)
     watch = Scripted(reports, asked, answer)
-    heard = watch.wait_answered(BOARD, asked, first=0.5, quiet=0.076, paint=0.045, short=0.008, timeout=2.0)
+    heard = watch.wait_answered(BOARD, asked, AnswerWait(first=0.5, quiet=0.076, paint=0.045, short=0.008, timeout=2.0))
     assert heard.drawn == (None if last is None else pytest.approx(last, abs=0.001))
 
 
@@ -99,7 +99,7 @@ def test_the_wait_ends_when_its_rule_says_not_a_poll_later(reports, answer, shor
     """Listening in whole polls of 4 ms kept every such wait up to 4 ms past its end."""
     asked = Asked()
     watch = Scripted(reports, asked, answer)
-    heard = watch.wait_answered(BOARD, asked, first=0.5, quiet=0.076, paint=0.045, short=short, timeout=2.0)
+    heard = watch.wait_answered(BOARD, asked, AnswerWait(first=0.5, quiet=0.076, paint=0.045, short=short, timeout=2.0))
     assert heard.damaged and heard.waited == pytest.approx(ends, abs=0.0005)
 
 
@@ -116,7 +116,7 @@ def looked_wait(reports: list[float], answer: float, shows: bool, during: int = 
         watch.now += 0.002  # the grab and decode
         return shows
 
-    heard = watch.wait_answered(BOARD, asked, 0.5, 0.076, 0.045, 0.001, 2.0, shown)
+    heard = watch.wait_answered(BOARD, asked, AnswerWait(0.5, 0.076, 0.045, 0.001, 2.0), shown)
     return heard, looks
 
 

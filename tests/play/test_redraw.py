@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autoplay.control.damage import Area, Asked, Heard
+from autoplay.control.damage import AnswerWait, Area, Asked, Heard
 from autoplay.play.redraw import (
     ANSWER_PAINT,
     DAMAGE_QUIET,
@@ -101,17 +101,9 @@ class Watch:
         return self.answers.pop(0)
 
     def wait_answered(
-        self,
-        area: Area,
-        asked: Asked,
-        first: float,
-        quiet: float,
-        paint: float,
-        short: float,
-        timeout: float,
-        shown: Callable[[], bool] | None = None,
+        self, area: Area, asked: Asked, limits: AnswerWait, shown: Callable[[], bool] | None = None
     ) -> Heard:
-        self.short.append(short)
+        self.short.append(limits.short)
         heard = self.answers.pop(0)
         if heard.shown:  # the wait ends on the caller's look
             assert shown is not None and shown()
