@@ -153,6 +153,10 @@ class DamageRhythm:
     #: Whether a frame read ahead that already shows everything pressed ends the wait at once (see ``settle``):
     #: off for the session once such a frame turned out not to be the drawn board (``slower``).
     trust_shown: bool = True
+    #: Clean redraws still to come before such frames end waits again: any board caught mid-redraw pauses them
+    #: (``slower``).  A game short of CPU is still drawing leftovers when the next batch comes, and a wait that
+    #: ends early hurries it more: on a machine kept busy, gnome-mines was caught mid-redraw three times as often.
+    shown_pause: int = 0
     shown_early: int = 0  # waits ended by a frame that showed everything pressed
     ended_shown: bool = False  # whether the last wait ended so
 
@@ -172,6 +176,11 @@ class DamageRhythm:
         return not self.answers_end_redraws and any(x != float("inf") for x in self.after_answer)
 
     @property
+    def ends_on_looks(self) -> bool:
+        """Whether a frame read ahead that shows everything pressed may end the wait now (see ``shown_pause``)."""
+        return self.trust_shown and self.shown_pause == 0
+
+    @property
     def learning(self) -> bool:
         """The first redraws of a session are watched until damage has stopped for long (see ``settle``)."""
         return self.confirmed < LEARN_SAMPLES
@@ -183,11 +192,14 @@ class DamageRhythm:
         self.clean = 0
         if self.ended_shown:  # the board a look found showing every press was still being drawn: looks are not enough
             self.trust_shown = False
+        self.shown_pause = RELAX_AFTER
 
     def settled_cleanly(self) -> None:
         """Another redraw settled without growing the wait: after :data:`RELAX_AFTER` of them the wait shrinks
-        by a quarter, back towards the learnt one, so a spell of load does not slow the rest of the session."""
+        by a quarter, back towards the learnt one, so a spell of load does not slow the rest of the session (and
+        frames that show everything pressed end waits again, ``shown_pause``)."""
         self.clean += 1
+        self.shown_pause = max(0, self.shown_pause - 1)
         if self.clean >= RELAX_AFTER:
             self.quiet, self.clean = max(self.floor, 0.75 * self.quiet), 0
 
@@ -338,7 +350,7 @@ class DamageRhythm:
             taken[:] = [frame]
             return look(frame) is True
 
-        heard = begin(early, shown if self.trust_shown else None)
+        heard = begin(early, shown if self.ends_on_looks else None)
         if heard.shown:
             self.ended_shown = True
             self.shown_early += 1
@@ -350,7 +362,7 @@ class DamageRhythm:
             last = start + heard.drawn  # the last report on the board so far
             self.watch.forget()  # reports after this are of drawing the grab may not show
             frame = grab()
-            done = look(frame) is True and self.trust_shown
+            done = look(frame) is True and self.ends_on_looks
             spent = clock() - start
             # at least one look at the reports: those that came while looking are queued, not yet read
             rest = LISTEN_AT_LEAST if done else max(LISTEN_AT_LEAST, last + quiet - clock())

@@ -298,3 +298,16 @@ def test_a_board_taken_on_its_look_that_was_still_drawn_turns_the_looks_off_for_
     assert not damage.trust_shown
     assert damage.settle(Screen([window(2)]).grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=lambda f: True)
     assert watch.first[3] > LISTEN_AT_LEAST and damage.shown_early == 1  # the whole quiet wait again
+
+
+def test_a_board_caught_mid_redraw_pauses_the_looks_until_the_redraws_are_clean_again():
+    """A game short of CPU still draws leftovers when the next batch comes: ending waits early hurries it more."""
+    answers = [Heard(True, 0.004, False, 0.0, 0.003), Heard(False, 0.0002, False)] * (RELAX_AFTER + 1)
+    damage, _ = learnt(answers, 0.0005)
+    damage.slower(0.1)  # a frame with a tile no template matches, on a wait that did not end on a look
+    assert damage.trust_shown and not damage.ends_on_looks
+    for _ in range(RELAX_AFTER):
+        assert damage.settle(Screen([window(2)]).grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=lambda f: True)
+    assert damage.shown_early == 0 and damage.ends_on_looks
+    assert damage.settle(Screen([window(2)]).grab, window(1), ROI, 0.5, 1.0, 3.0, 0.3, look=lambda f: True)
+    assert damage.shown_early == 1
