@@ -32,6 +32,15 @@ class AutoplayError(Exception):
 
     exit_code: int = ExitCode.CHECK_FAILED
 
+    def __str__(self) -> str:
+        r"""The message on one line: a line break from the input it quotes (a key of a skin file) is shown escaped.
+
+        >>> str(AutoplayError("x.toml: [labels] \n = 0 is not a cell character"))
+        'x.toml: [labels] \\n = 0 is not a cell character'
+        """
+        text = super().__str__()
+        return text.replace("\r", "\\r").replace("\n", "\\n") if "\n" in text or "\r" in text else text
+
 
 class BoardFormatError(AutoplayError, ValueError):
     """A board text that does not follow the format (exit code 2)."""

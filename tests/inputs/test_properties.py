@@ -10,6 +10,7 @@ import json
 import shutil
 import tomllib
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -168,3 +169,13 @@ def test_a_recording_cut_mid_line_keeps_every_whole_line(tmp_path):
         assert "not valid JSON" in str(exc)
     else:
         raise AssertionError("a malformed middle line must be an error")
+
+
+def test_a_line_break_in_a_skin_files_key_is_shown_escaped_on_the_one_line():
+    """Found by the property test above in CI: a key of a skin file is the user's text, line breaks included."""
+    template_dir = shipped_home() / "templates" / "gnome-mines"
+    base = GNOME
+    for section, table in (("label_max_distance", {"\n": 0}), ("labels", {"\n": 0}), ("rules", {"\n": 0})):
+        with pytest.raises(UsageError) as caught:
+            skin_from_dict("gnome-mines", {**base, section: table}, template_dir, "x.toml")
+        assert one_line(caught.value) and "\\n" in str(caught.value)
