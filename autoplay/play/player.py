@@ -610,10 +610,7 @@ class Player:
         except UnreadableBoardError:
             return False
         self.looked = (frame, grid, decoded)
-        board = decoded.board
-        if (board.rows, board.cols) != (grid.rows, grid.cols):
-            return False
-        return shows_batch(board, self.expecting, readable=decoded.readable, state=decoded.state)
+        return shows_batch(decoded.board, self.expecting, readable=decoded.readable, state=decoded.state)
 
     def ask_in_background(self) -> Asked | None:
         """Ask the game, on a thread of its own, whether it has read every press so far; None where it cannot tell.

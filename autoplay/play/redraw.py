@@ -310,6 +310,11 @@ class DamageRhythm:
             self.misses += MAX_MISSES if learning else 1
         return None  # (a redraw that began between the end of the wait and the grab is polled out)
 
+    def _ended_on_look(self) -> None:
+        """The wait ended on a frame that showed everything pressed (``slower`` learns whether it was right)."""
+        self.ended_shown = True
+        self.shown_early += 1
+
     def _learn_again(self, drawn: float, answer: float | None) -> None:
         """Note how long after the game's answer a quiet-wait redraw was drawn (see :attr:`later_answers`)."""
         if self.answers_end_redraws:
@@ -352,8 +357,7 @@ class DamageRhythm:
 
         heard = begin(early, shown if self.ends_on_looks else None)
         if heard.shown:
-            self.ended_shown = True
-            self.shown_early += 1
+            self._ended_on_look()
             return heard, taken[0]
         gap = heard.longest_gap
         if asked is not None and (asked.at is None or heard.drawn is None or start + heard.drawn <= asked.at):
@@ -369,8 +373,7 @@ class DamageRhythm:
             more = self.watch.wait(area, rest, early, max(LISTEN_AT_LEAST, limit - spent))
             if not more.damaged:  # quiet until ``quiet`` after the last report (or shown): the frame is the drawn board
                 if done:
-                    self.ended_shown = True
-                    self.shown_early += 1
+                    self._ended_on_look()
                 return Heard(True, clock() - start, False, gap, heard.drawn, done), frame
             self.looked_again += 1
             gap = max(gap, more.longest_gap)

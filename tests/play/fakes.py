@@ -113,7 +113,8 @@ class FakeTable:
         state = ("playing", "won", "lost")[int(frame[0, 0, 0])]
         board = Board(self.rows, self.cols, tuple(cells), self.mines)
         # as the real decoder: readings no game can show (a 0 beside a covered cell) are not believed
-        return FakeDecoded(board, state, self.grid, unreadable=impossible_readings(board))
+        conflicts = impossible_readings(board)
+        return FakeDecoded(board, state, self.grid, readable=not conflicts, unreadable=conflicts)
 
     def apply(self, cell: tuple[int, int], button: str) -> None:
         if button == "left":
