@@ -26,6 +26,7 @@ _compiled = runpy.run_path(
     str(HERE / "autoplay" / "compiled.py")
 )  # not imported: autoplay's dependencies may be absent
 SOURCES: tuple[str, ...] = _compiled["COMPILED_SOURCES"]
+C_SOURCES: tuple[str, ...] = _compiled["C_SOURCES"]
 RECORD_NAME: str = _compiled["RECORD_NAME"]
 
 
@@ -36,7 +37,7 @@ BUILDING_COMMANDS = frozenset({"build", "build_ext", "bdist_wheel", "editable_wh
 
 
 def compiled_extensions() -> list[Extension]:
-    """mypyc's extensions for the solver, or none (pure Python) when asked or when mypyc cannot type-check them."""
+    """mypyc's extensions for the solver and the C ones, or none (pure Python) when asked or when mypyc cannot type-check the solver."""
     if os.environ.get(_compiled["PURE_ENV"]) or not BUILDING_COMMANDS & set(sys.argv[1:]):
         return []
     try:
@@ -55,6 +56,10 @@ def compiled_extensions() -> list[Extension]:
     except (Exception, SystemExit) as exc:  # a type error mypyc refuses: the source still runs
         print(f"autoplay: mypyc could not compile the solver ({exc}); installing it as pure Python", file=sys.stderr)
         return []
+    # the parts written in C (count's sweep), used only beside the mypyc modules (autoplay/solver/native.py)
+    extensions += [
+        Extension(_compiled["module_name"](source), [source], extra_compile_args=["-O2"]) for source in C_SOURCES
+    ]
     for extension in extensions:
         extension.optional = True  # no C compiler: skip it, keep the pure-Python module
     return extensions
@@ -72,10 +77,11 @@ class BuildWithRecord(build_ext):
         super().run()
         package = HERE / "autoplay" if self.inplace else Path(self.build_lib) / "autoplay"
         record_path = package / RECORD_NAME
-        if not SOURCES or any(_compiled["module_name"](source) not in self.built for source in SOURCES):
+        every = SOURCES + C_SOURCES
+        if not SOURCES or any(_compiled["module_name"](source) not in self.built for source in every):
             record_path.unlink(missing_ok=True)
             return
-        record = {source: _compiled["source_digest"](HERE / source) for source in SOURCES}
+        record = {source: _compiled["source_digest"](HERE / source) for source in every}
         package.mkdir(parents=True, exist_ok=True)
         record_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
 
@@ -103,7 +109,7 @@ setup(
     packages=find_packages(include=["autoplay", "autoplay.*"]) + list(SKIN_FOLDERS),
     package_dir=SKIN_FOLDERS,
     package_data={
-        "autoplay": ["py.typed"],
+        "autoplay": ["py.typed", "solver/_sweep.pyi"],
         "autoplay.skins.calibration": ["*.toml"],
         "autoplay.skins.templates": ["*/*.png"],
     },

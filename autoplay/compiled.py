@@ -45,6 +45,8 @@ COMPILED_SOURCES = (
     "autoplay/sim/game.py",
     "autoplay/insight/layout.py",  # its LaidGame is a Game, and an interpreted class cannot extend a compiled one
 )
+#: Modules written in C (:mod:`autoplay.solver.native`), built and recorded with the mypyc ones, used only with them.
+C_SOURCES = ("autoplay/solver/_sweep.c",)
 
 #: Written by the build beside this file: {source path: SHA-256 of the source that was compiled}.
 RECORD_NAME = "compiled-sources.json"
@@ -59,10 +61,10 @@ _ROOT = Path(__file__).resolve().parent.parent
 def module_name(source: str) -> str:
     """``autoplay/solver/count.py`` -> ``autoplay.solver.count``.
 
-    >>> module_name("autoplay/sim/game.py")
-    'autoplay.sim.game'
+    >>> module_name("autoplay/sim/game.py"), module_name("autoplay/solver/_sweep.c")
+    ('autoplay.sim.game', 'autoplay.solver._sweep')
     """
-    return source.removesuffix(".py").replace("/", ".")
+    return source.rsplit(".", 1)[0].replace("/", ".")
 
 
 def source_digest(path: Path) -> str:
@@ -70,7 +72,9 @@ def source_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def stale_sources(root: Path, record: dict[str, str] | None, sources: Sequence[str] = COMPILED_SOURCES) -> list[str]:
+def stale_sources(
+    root: Path, record: dict[str, str] | None, sources: Sequence[str] = COMPILED_SOURCES + C_SOURCES
+) -> list[str]:
     """The compiled sources whose file under ``root`` no longer matches what was compiled (all if no record).
 
     >>> stale_sources(Path("/nonexistent"), None, ["autoplay/sim/game.py"])

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Final
 
+from autoplay.solver.native import SWEEP, SWEEP_OUT_OF_TIME, NativeSweep
+
 
 class BudgetExceeded(Exception):
     """Enumeration hit its deadline; the caller falls back to an approximation."""
@@ -103,6 +105,8 @@ def _prepare(
     needs = [need for _cells, need in constraints]
     steps = [1 + _WATCH * (g in watched_groups) for g in order]
     enumerator = _Enumerator(sizes, cons_groups, needs, deadline, steps)
+    if SWEEP is not None:
+        enumerator.native = SWEEP(sizes, steps, enumerator.terms, enumerator.plans)
     return tuple(groups[g] for g in order), enumerator
 
 
@@ -297,6 +301,8 @@ class _Enumerator:
         #: sub-counts from groups up to ``split``, where some number's starting need may still change (set_need)
         self.top: dict[tuple[int, tuple[int, ...]], dict[int, list[int]]] = {}
         self.split = -1
+        #: the same sweep in C (:mod:`native`), set by :func:`_prepare` where it is built; None: :meth:`_solve`
+        self.native: NativeSweep | None = None
 
     def set_need(self, c: int, need: int) -> None:
         """Make number ``c`` need ``need``: its starting need enters only at its first group, so only the
@@ -314,6 +320,8 @@ class _Enumerator:
         self.plans[i] = [
             (where.get(d, -1), needs[d], touched) for (_s, _n, touched), d in zip(self.plans[i], self.open_at[i + 1])
         ]
+        if self.native is not None:
+            self.native.set_need(i, self.terms[i], self.plans[i])
 
     def _check_deadline(self) -> None:
         """Set-up is linear in the component but a 200x200 board's frontier is long: it is bounded too."""
@@ -321,6 +329,20 @@ class _Enumerator:
             raise BudgetExceeded
 
     def run(self) -> dict[int, list[int]]:
+        """Every count of the component, by ``mines + _WATCH * watched mines``: [total, each group's mines].
+
+        The C sweep answers where it is built; a count past its 128 bits hands this and every later run of
+        this enumerator to :meth:`_solve`, which is exact on any size.
+        """
+        native = self.native
+        if native is not None:
+            try:
+                found = native.run(self.deadline, time.perf_counter)
+            except SWEEP_OUT_OF_TIME:
+                raise BudgetExceeded from None
+            if found is not None:
+                return found
+            self.native = None
         return self._solve(0, ())
 
     def _solve(self, i: int, state: tuple[int, ...]) -> dict[int, list[int]]:

@@ -65,7 +65,7 @@ def _copy_with_empty_compiled_files(root: Path) -> None:
         root / "autoplay",
         ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", compiled.RECORD_NAME),
     )
-    for source in compiled.COMPILED_SOURCES:
+    for source in compiled.COMPILED_SOURCES + compiled.C_SOURCES:
         (root / source).with_suffix(EXTENSIONS[0]).write_bytes(b"")
 
 
@@ -80,7 +80,7 @@ _IMPORTS = (
 def test_a_compiled_copy_older_than_its_source_is_never_imported(tmp_path: Path) -> None:
     """A copy of the package whose compiled modules' record does not match: every module comes from source."""
     _copy_with_empty_compiled_files(tmp_path)
-    record = {s: compiled.source_digest(tmp_path / s) for s in compiled.COMPILED_SOURCES}
+    record = {s: compiled.source_digest(tmp_path / s) for s in compiled.COMPILED_SOURCES + compiled.C_SOURCES}
     (tmp_path / "autoplay" / compiled.RECORD_NAME).write_text(json.dumps(record))
     with (tmp_path / "autoplay/solver/deduce.py").open("a") as edited:
         edited.write("\n# edited after the build\n")
@@ -88,6 +88,19 @@ def test_a_compiled_copy_older_than_its_source_is_never_imported(tmp_path: Path)
     assert status == "pure Python: the compiled copy predates autoplay/solver/deduce.py; rebuild with pip install -e ."
     assert guess_file == str(tmp_path / "autoplay/solver/guess.py") and game_file.endswith("game.py")
     assert decided == "True"
+
+
+def test_an_edited_c_source_keeps_every_compiled_module_and_the_c_sweep_out(tmp_path: Path) -> None:
+    """The C sweep is recorded like the mypyc modules: its source edited after the build, none of them is used."""
+    _copy_with_empty_compiled_files(tmp_path)
+    record = {s: compiled.source_digest(tmp_path / s) for s in compiled.COMPILED_SOURCES + compiled.C_SOURCES}
+    (tmp_path / "autoplay" / compiled.RECORD_NAME).write_text(json.dumps(record))
+    with (tmp_path / compiled.C_SOURCES[0]).open("a") as edited:
+        edited.write("\n/* edited after the build */\n")
+    code = _IMPORTS + "; import autoplay.solver.native as n; print(n.SWEEP)"
+    status, guess_file, _game_file, decided, sweep = _python(code, tmp_path).splitlines()
+    assert status == f"pure Python: the compiled copy predates {compiled.C_SOURCES[0]}; rebuild with pip install -e ."
+    assert guess_file == str(tmp_path / "autoplay/solver/guess.py") and decided == "True" and sweep == "None"
 
 
 def test_compiled_files_without_a_record_are_never_imported(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from autoplay import __version__
 from autoplay.board import read_board
-from autoplay.compiled import COMPILED, COMPILED_SOURCES, RECORD_NAME
+from autoplay.compiled import C_SOURCES, COMPILED, COMPILED_SOURCES, RECORD_NAME
 from tests.packaging.compiler import can_compile
 from tests.packaging.wheel import REPO, InstalledWheel, build_wheel
 
@@ -56,11 +56,13 @@ def test_the_wheel_carries_the_compiled_solver_where_a_c_compiler_exists(install
     built = sorted(n for n in names if n.startswith("autoplay/") and n.endswith(extensions))
     version = installed_wheel.run("--version").stdout.strip()
     if can_compile():
-        assert len(built) == len(COMPILED_SOURCES), built
+        assert len(built) == len(COMPILED_SOURCES) + len(C_SOURCES), built
         assert f"autoplay/{RECORD_NAME}" in names
         assert version.endswith(f"(solver {COMPILED})")
         where = installed_wheel.python("import autoplay.solver.endgame as e; print(e.__file__)")
         assert where.endswith(extensions) and Path(where).is_relative_to(installed_wheel.site_packages())
+        sweep = installed_wheel.python("import autoplay.solver.native as n; print(n.SWEEP)")
+        assert sweep == "<class 'autoplay.solver._sweep.Sweep'>", sweep
     else:  # the same package, pure Python: it still installs and plays
         assert not built and version.endswith("(solver pure Python: not compiled)")
 

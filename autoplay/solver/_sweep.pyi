@@ -1,0 +1,16 @@
+"""Types of the C sweep (``_sweep.c``), built beside the compiled solver."""
+
+from collections.abc import Callable
+
+class OutOfTime(Exception): ...
+
+class Sweep:
+    def __init__(
+        self,
+        sizes: list[int],
+        steps: list[int],
+        terms: list[list[tuple[int, int, int]]],
+        plans: list[list[tuple[int, int, bool]]],
+    ) -> None: ...
+    def run(self, deadline: float | None, clock: Callable[[], float]) -> dict[int, list[int]] | None: ...
+    def set_need(self, i: int, terms: list[tuple[int, int, int]], plan: list[tuple[int, int, bool]]) -> None: ...
