@@ -10,8 +10,10 @@
  *
  * The Python class keeps the set-up (groups, sweep order, the terms and plans of every group) and hands
  * them over: Sweep(sizes, steps, terms, plans), run(deadline, clock) -> {key: [total, mines of group i,
- * ...]} exactly as _Enumerator.run returns it, and set_need(i, terms_i, plans_i) when one number's need
- * changes (the sub-counts from groups up to i are forgotten; the others hold for any need).
+ * ...]} exactly as _Enumerator.run returns it, counts(deadline, clock) -> the same regrouped as
+ * count._by_watched regroups it (by watched mines, each a row per group), and set_need(i, terms_i, plans_i)
+ * when one number's need changes (the sub-counts from groups up to i are forgotten; the others hold for
+ * any need).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -56,8 +58,6 @@ typedef struct {
     int k;
     Level *levels;
     Table *tables; /* k of them */
-    u128 comb[65][65];
-    int max_size;
     /* run state */
     int failed; /* 0 ok, 1 overflow, 2 out of time, 3 Python error */
     long nodes;
@@ -66,11 +66,15 @@ typedef struct {
 } Sweep;
 
 static PyObject *OutOfTime;
+/* COMB[n][x]: the ways to put x mines in a group of n cells (a group holds at most 64 cells here). */
+static u128 COMB[65][65];
 static Result TERMINAL_RESULT;
 static int64_t TERMINAL_KEY = 0;
 static u128 TERMINAL_VEC = 1;
 
 #define CHECK_EVERY 256
+/* Keys are mines + WATCH * watched mines (count._WATCH). */
+#define WATCH ((int64_t)1 << 16)
 
 static uint64_t hash_state(const int *state, int width) {
     uint64_t h = 1469598103934665603ULL;
@@ -207,7 +211,7 @@ static Result *solve(Sweep *self, int i, const int *state) {
             return NULL;
         }
         if (!below->n_keys) continue;
-        u128 ways = self->comb[level->size][x];
+        u128 ways = COMB[level->size][x];
         int64_t shift = (int64_t)x * level->step;
         for (int b = 0; b < below->n_keys; b++) {
             int64_t key = below->keys[b] + shift;
@@ -375,7 +379,6 @@ static int Sweep_init(Sweep *self, PyObject *args, PyObject *kwds) {
         PyErr_NoMemory();
         return -1;
     }
-    self->max_size = 0;
     for (Py_ssize_t i = 0; i < k; i++) {
         Level *level = &self->levels[i];
         PyObject *size = PySequence_GetItem(sizes, i);
@@ -398,18 +401,13 @@ static int Sweep_init(Sweep *self, PyObject *args, PyObject *kwds) {
             PyErr_SetString(PyExc_ValueError, "a group holds 0 to 64 cells here");
             return -1;
         }
-        if (level->size > self->max_size) self->max_size = level->size;
         self->tables[i].width = i ? self->levels[i - 1].n_plan : 0;
-    }
-    for (int n = 0; n <= 64; n++) {
-        for (int x = 0; x <= 64; x++) self->comb[n][x] = 0;
-        self->comb[n][0] = 1;
-        for (int x = 1; x <= n; x++) self->comb[n][x] = self->comb[n - 1][x - 1] + (x < n ? self->comb[n - 1][x] : 0);
     }
     return 0;
 }
 
-static PyObject *Sweep_run(Sweep *self, PyObject *args) {
+/* Run the sweep from the first group; NULL with failed set (1: past 128 bits, no Python error) or an error. */
+static Result *run_top(Sweep *self, PyObject *args) {
     double deadline = 0.0;
     PyObject *deadline_obj, *clock;
     if (!PyArg_ParseTuple(args, "OO", &deadline_obj, &clock)) return NULL;
@@ -424,9 +422,14 @@ static PyObject *Sweep_run(Sweep *self, PyObject *args) {
     int no_state = 0;
     Result *top = solve(self, 0, &no_state);
     self->clock = NULL;
+    if (!top && self->failed == 2) PyErr_SetNone(OutOfTime);
+    return top;
+}
+
+static PyObject *Sweep_run(Sweep *self, PyObject *args) {
+    Result *top = run_top(self, args);
     if (!top) {
         if (self->failed == 1) Py_RETURN_NONE;
-        if (self->failed == 2) PyErr_SetNone(OutOfTime);
         return NULL;
     }
     PyObject *out = PyDict_New();
@@ -461,6 +464,103 @@ static PyObject *Sweep_run(Sweep *self, PyObject *args) {
     return out;
 }
 
+/* A Python int with bit m set for every m < len where values[m * stride] is not zero. */
+static PyObject *support_of(const u128 *values, int len, size_t stride) {
+    unsigned char bytes[(len + 7) / 8 + 1];
+    memset(bytes, 0, sizeof(bytes));
+    for (int m = 0; m < len; m++) {
+        if (values[(size_t)m * stride]) bytes[m / 8] |= (unsigned char)(1u << (m % 8));
+    }
+    return _PyLong_FromByteArray(bytes, sizeof(bytes), 1, 0);
+}
+
+/* A tuple of the len values values[0], values[stride], ... as Python ints. */
+static PyObject *tuple_of(const u128 *values, int len, size_t stride) {
+    PyObject *out = PyTuple_New(len);
+    if (!out) return NULL;
+    for (int m = 0; m < len; m++) {
+        PyObject *v = u128_to_long(values[(size_t)m * stride]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, m, v);
+    }
+    return out;
+}
+
+static int compare_keys(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* count._by_watched on the sweep's own answer: {watched mines, ascending: (totals by mines, each group's mines
+ * by mines, the places where totals are not zero, the same for each group)}. */
+static PyObject *Sweep_counts(Sweep *self, PyObject *args) {
+    Result *top = run_top(self, args);
+    if (!top) {
+        if (self->failed == 1) Py_RETURN_NONE;
+        return NULL;
+    }
+    int len = self->k + 1, n = top->n_keys;
+    /* the keys sorted (watched mines, then mines), with where each one's vector is */
+    int64_t order[n > 0 ? 2 * n : 1];
+    for (int b = 0; b < n; b++) {
+        order[2 * b] = top->keys[b];
+        order[2 * b + 1] = b;
+    }
+    qsort(order, n, 2 * sizeof(int64_t), compare_keys);
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    for (int first = 0; first < n;) {
+        int64_t seen = order[2 * first] / WATCH;
+        int last = first;
+        while (last + 1 < n && order[2 * (last + 1)] / WATCH == seen) last++;
+        int width = (int)(order[2 * last] % WATCH) + 1; /* mines 0 .. the largest with a count */
+        u128 *table = calloc((size_t)width * len, sizeof(u128)); /* row m: the vector of mines m, or zeros */
+        if (!table) {
+            Py_DECREF(out);
+            return PyErr_NoMemory();
+        }
+        for (int b = first; b <= last; b++) {
+            int m = (int)(order[2 * b] % WATCH);
+            memcpy(table + (size_t)m * len, top->vecs + (size_t)order[2 * b + 1] * len, sizeof(u128) * len);
+        }
+        PyObject *totals = tuple_of(table, width, len);
+        PyObject *rows = PyTuple_New(self->k);
+        PyObject *supports = PyTuple_New(self->k);
+        PyObject *total_support = support_of(table, width, len);
+        int ok = totals && rows && supports && total_support;
+        for (int g = 0; ok && g < self->k; g++) {
+            PyObject *row = tuple_of(table + 1 + g, width, len);
+            PyObject *support = row ? support_of(table + 1 + g, width, len) : NULL;
+            if (!support) {
+                Py_XDECREF(row);
+                ok = 0;
+                break;
+            }
+            PyTuple_SET_ITEM(rows, g, row);
+            PyTuple_SET_ITEM(supports, g, support);
+        }
+        free(table);
+        PyObject *entry = ok ? PyTuple_Pack(4, totals, rows, total_support, supports) : NULL;
+        PyObject *key = entry ? PyLong_FromLongLong(seen) : NULL;
+        int err = key ? PyDict_SetItem(out, key, entry) : -1;
+        Py_XDECREF(totals);
+        Py_XDECREF(rows);
+        Py_XDECREF(supports);
+        Py_XDECREF(total_support);
+        Py_XDECREF(entry);
+        Py_XDECREF(key);
+        if (err < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        first = last + 1;
+    }
+    return out;
+}
+
 static PyObject *Sweep_set_need(Sweep *self, PyObject *args) {
     int i;
     PyObject *terms, *plan;
@@ -484,6 +584,8 @@ static PyObject *Sweep_set_need(Sweep *self, PyObject *args) {
 static PyMethodDef Sweep_methods[] = {
     {"run", (PyCFunction)Sweep_run, METH_VARARGS,
      "run(deadline, clock) -> {key: counts} as count._Enumerator.run, or None when a count passes 128 bits."},
+    {"counts", (PyCFunction)Sweep_counts, METH_VARARGS,
+     "counts(deadline, clock) -> {watched mines: (totals, group mines, total support, group supports)} or None."},
     {"set_need", (PyCFunction)Sweep_set_need, METH_VARARGS,
      "set_need(i, terms, plan): group i's new terms and plan; the sub-counts from groups 0..i are forgotten."},
     {NULL, NULL, 0, NULL},
@@ -501,10 +603,14 @@ static PyTypeObject SweepType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_sweep", "count._Enumerator's sweep in C (see _sweep.c).", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_sweep", "count._Enumerator's sweep in C (see _sweep.c).", -1, NULL, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__sweep(void) {
+    for (int n = 0; n <= 64; n++) {
+        COMB[n][0] = 1;
+        for (int x = 1; x <= n; x++) COMB[n][x] = COMB[n - 1][x - 1] + (x < n ? COMB[n - 1][x] : 0);
+    }
     TERMINAL_RESULT.n_keys = 1;
     TERMINAL_RESULT.keys = &TERMINAL_KEY;
     TERMINAL_RESULT.vecs = &TERMINAL_VEC;

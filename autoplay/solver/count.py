@@ -82,7 +82,7 @@ def _count(
     constraints: list[tuple[tuple[int, ...], int]], watched: tuple[int, ...], deadline: float | None
 ) -> tuple[tuple[tuple[int, ...], ...], dict[int, ComponentCount]]:
     ordered, enumerator = _prepare(constraints, watched, deadline)
-    return ordered, _by_watched(ordered, enumerator.run())
+    return ordered, enumerator.counts(ordered)
 
 
 def _prepare(
@@ -164,7 +164,7 @@ class SiblingCounter:
             if need != self.need:
                 enumerator.set_need(self.free, need)
                 self.need = need
-            found = self.answers[need] = _by_watched(self.ordered, enumerator.run())
+            found = self.answers[need] = enumerator.counts(self.ordered)
         return found
 
 
@@ -329,21 +329,28 @@ class _Enumerator:
             raise BudgetExceeded
 
     def run(self) -> dict[int, list[int]]:
-        """Every count of the component, by ``mines + _WATCH * watched mines``: [total, each group's mines].
+        """Every count of the component, by ``mines + _WATCH * watched mines``: [total, each group's mines]."""
+        return self._solve(0, ())
 
-        The C sweep answers where it is built; a count past its 128 bits hands this and every later run of
-        this enumerator to :meth:`_solve`, which is exact on any size.
+    def counts(self, ordered: tuple[tuple[int, ...], ...]) -> dict[int, ComponentCount]:
+        """:meth:`run` as one count per watched mines (``ordered``: the groups in sweep order).
+
+        The C sweep answers where it is built (:mod:`native`); a count past its 128 bits hands this and every
+        later count of this enumerator to the Python sweep, which is exact on any size.
         """
         native = self.native
         if native is not None:
             try:
-                found = native.run(self.deadline, time.perf_counter)
+                found = native.counts(self.deadline, time.perf_counter)
             except SWEEP_OUT_OF_TIME:
                 raise BudgetExceeded from None
             if found is not None:
-                return found
+                return {
+                    seen: ComponentCount(ordered, totals, rows, support, supports)
+                    for seen, (totals, rows, support, supports) in found.items()
+                }
             self.native = None
-        return self._solve(0, ())
+        return _by_watched(ordered, self.run())
 
     def _solve(self, i: int, state: tuple[int, ...]) -> dict[int, list[int]]:
         if i == len(self.sizes):

@@ -1,8 +1,8 @@
 """The solver's parts written in C, used where the build compiled them and the compiled solver is in use.
 
-``_sweep.c`` is :class:`count._Enumerator`'s sweep on 128-bit integers.  It is built with the mypyc modules
-(``setup.py``) and follows them: with ``AUTOPLAY_PURE_PYTHON=1``, without a complete build, or with a source
-changed since the build (:mod:`autoplay.compiled`), it is not used, and the Python sweep counts alike.
+``_sweep.c`` is :class:`count._Enumerator`'s sweep on 128-bit integers.  The C modules are built with the mypyc
+modules (``setup.py``) and follow them: with ``AUTOPLAY_PURE_PYTHON=1``, without a complete build, or with a source
+changed since the build (:mod:`autoplay.compiled`), none is used, and the Python code gives the same answers.
 
 >>> SWEEP is None or callable(SWEEP)
 True
@@ -10,7 +10,9 @@ True
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import Protocol
 
 from autoplay.compiled import is_compiled
@@ -26,6 +28,12 @@ class NativeSweep(Protocol):
         """The counts as ``_Enumerator.run`` gives them; None where one passes 128 bits; raises past ``deadline``."""
         ...
 
+    def counts(
+        self, deadline: float | None, clock: Callable[[], float]
+    ) -> dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, tuple[int, ...]]] | None:
+        """count._by_watched of :meth:`run`, as the fields of each ComponentCount but its groups; None past 128 bits."""
+        ...
+
     def set_need(self, i: int, terms: list[Term], plan: list[tuple[int, int, bool]]) -> None:
         """Group ``i``'s terms and plan after a need changed; forgets the sub-counts from groups ``0..i``."""
         ...
@@ -36,19 +44,20 @@ SweepMaker = Callable[[list[int], list[int], list[list[Term]], list[list[tuple[i
 
 
 class _NeverRaised(Exception):
-    """Stands for the C sweep's deadline error where there is no C sweep."""
+    """Stands for a C module's error where there is no C module."""
 
 
-def _load() -> tuple[SweepMaker | None, type[Exception]]:
-    """The C sweep's class and deadline error, or (None, a stand-in) where the compiled solver is not in use."""
+def load(name: str) -> ModuleType | None:
+    """``autoplay.solver.<name>`` where the compiled solver is in use and the build made it, else None."""
     if not is_compiled():
-        return None, _NeverRaised
+        return None
     try:
-        from autoplay.solver import _sweep
+        return importlib.import_module(f"autoplay.solver.{name}")
     except ImportError:
-        return None, _NeverRaised
-    return _sweep.Sweep, _sweep.OutOfTime
+        return None
 
 
+_SWEEP_MODULE = load("_sweep")
 #: The C sweep (None: count the Python way), and what it raises past its deadline.
-SWEEP, SWEEP_OUT_OF_TIME = _load()
+SWEEP: SweepMaker | None = None if _SWEEP_MODULE is None else _SWEEP_MODULE.Sweep
+SWEEP_OUT_OF_TIME: type[Exception] = _NeverRaised if _SWEEP_MODULE is None else _SWEEP_MODULE.OutOfTime

@@ -137,11 +137,11 @@ def test_enumerator_set_up_stops_at_the_deadline(monkeypatch):
         ticks["now"] += 1
         return float(ticks["now"])
 
-    def search_started(self):
+    def search_started(self, *args):
         raise AssertionError("the search started past the deadline")
 
     monkeypatch.setattr(count_module.time, "perf_counter", clock)
-    monkeypatch.setattr(count_module._Enumerator, "run", search_started)
+    monkeypatch.setattr(count_module._Enumerator, "counts", search_started)
     readings = []
     deadlines = (0, 1, 7, 400, 5000)
     for deadline in deadlines:

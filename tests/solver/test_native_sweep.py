@@ -18,7 +18,7 @@ from autoplay.solver import count as count_module
 from autoplay.solver import native
 from autoplay.solver._sweep import OutOfTime, Sweep
 from autoplay.solver.analysis import _split
-from autoplay.solver.count import BudgetExceeded, _prepare, count_component
+from autoplay.solver.count import BudgetExceeded, _by_watched, _prepare, count_component
 from autoplay.solver.position import read_position
 from tests.solver.brute import random_position
 from tests.solver.test_limits import dealt
@@ -51,6 +51,27 @@ def test_random_positions_count_alike() -> None:
             assert got == want
             compared += 1
     assert compared > 100
+
+
+def test_counts_by_watched_mines_are_the_python_regrouping() -> None:
+    """Sweep.counts gives, per watched mines, the fields count._by_watched makes from the raw answer."""
+    rng = random.Random(12)
+    compared = 0
+    for _ in range(100):
+        pos = read_position(random_position(rng))
+        for piece in _split(pos):
+            cells = sorted({j for group, _need in piece for j in group})
+            watched = tuple(rng.sample(cells, min(len(cells), rng.randint(0, 4))))
+            ordered, enumerator = _prepare(piece, watched, None)
+            want = _by_watched(ordered, enumerator.run())
+            got = Sweep(enumerator.sizes, enumerator.steps, enumerator.terms, enumerator.plans).counts(
+                None, time.perf_counter
+            )
+            assert got is not None and list(got) == list(want)  # the same watched mines, ascending
+            for seen, count in want.items():
+                assert got[seen] == (count.totals, count.group_mines, count.total_support, count.group_support)
+            compared += 1
+    assert compared > 50
 
 
 def test_long_frontiers_count_alike() -> None:
@@ -142,5 +163,5 @@ def test_a_deadline_in_the_c_sweep_is_the_engine_s_budget_error(monkeypatch: pyt
     monkeypatch.setattr(count_module.time, "perf_counter", lambda: float(next(ticks)))
     enumerator.deadline = 2.5
     with pytest.raises(BudgetExceeded):
-        enumerator.run()
+        enumerator.counts(())
     assert next(ticks) == 4
