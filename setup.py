@@ -109,7 +109,7 @@ setup(
     packages=find_packages(include=["autoplay", "autoplay.*"]) + list(SKIN_FOLDERS),
     package_dir=SKIN_FOLDERS,
     package_data={
-        "autoplay": ["py.typed", "solver/_sweep.pyi"],
+        "autoplay": ["py.typed", "solver/_endgame.pyi", "solver/_sweep.pyi"],
         "autoplay.skins.calibration": ["*.toml"],
         "autoplay.skins.templates": ["*/*.png"],
     },

@@ -36,6 +36,7 @@ COMPILED_SOURCES = (
     "autoplay/solver/deeper.py",
     "autoplay/solver/endgame.py",
     "autoplay/solver/guess.py",
+    "autoplay/solver/lowest.py",
     "autoplay/solver/multimine.py",
     "autoplay/solver/multiweights.py",
     "autoplay/solver/position.py",
@@ -46,7 +47,7 @@ COMPILED_SOURCES = (
     "autoplay/insight/layout.py",  # its LaidGame is a Game, and an interpreted class cannot extend a compiled one
 )
 #: Modules written in C (:mod:`autoplay.solver.native`), built and recorded with the mypyc ones, used only with them.
-C_SOURCES = ("autoplay/solver/_sweep.c",)
+C_SOURCES = ("autoplay/solver/_endgame.c", "autoplay/solver/_lowest.c", "autoplay/solver/_sweep.c")
 
 #: Written by the build beside this file: {source path: SHA-256 of the source that was compiled}.
 RECORD_NAME = "compiled-sources.json"

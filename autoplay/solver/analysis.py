@@ -33,6 +33,7 @@ from autoplay.solver.count import (
     count_component,
     nonzero_places,
 )
+from autoplay.solver.lowest import FloatKept, contenders, kept_floats
 from autoplay.solver.position import Position, read_position
 
 Coord = tuple[int, int]
@@ -317,6 +318,9 @@ class Outcomes(Mapping[int, Tally]):
         self._safe: dict[int, tuple[int, int] | None] = {}  # safe_cells' answers: the depth-3 search asks again
         self._lowest: dict[int, float] = {}
         self._first_safe: dict[int, int] = {}
+        self._full: dict[int, tuple[list[int], tuple[int, ...], int]] = {}  # _weights' answers
+        self._float_kept: FloatKept | None = None  # the kept components in floats (lowest_probability)
+        self._floats_made = False
 
     def safe_cells(self, number: int) -> tuple[int, int] | None:
         """(layouts, certainly safe cells) after the cell shows ``number``, or None when it cannot.
@@ -348,10 +352,8 @@ class Outcomes(Mapping[int, Tally]):
         kept_apart, kept_all = self._kept_apart()
         if self._kept_supports is None:
             self._kept_supports = [_support(e) for e in kept_apart]
-        full = _convolve(kept_all, count.totals)
+        full, _room_off, total = self._weights(number)
         n_off = len(self._off)
-        room = _room(n_off, self._left, len(full))
-        total = sum([w * r for w, r in zip(full, room) if w and r])
         if total == 0:
             return None
         room_support = _room_support(n_off, self._left, len(full))
@@ -395,7 +397,7 @@ class Outcomes(Mapping[int, Tally]):
         count = self._by_number[number]
         kept_apart, kept_all = self._kept_apart()
         joined = self._counts + [count]
-        apart = [_convolve(e, count.totals) for e in kept_apart] + [kept_all], _convolve(kept_all, count.totals)
+        apart = [_convolve(e, count.totals) for e in kept_apart] + [kept_all], self._weights(number)[0]
         found: Tally | None
         try:
             shares, solutions, weights, off_share = _global(
@@ -414,13 +416,60 @@ class Outcomes(Mapping[int, Tally]):
         return self._kept
 
     def lowest_probability(self, number: int) -> float:
-        """The joined tally's :meth:`Tally.lowest_probability` after ``number``, worked out once."""
+        """The joined tally's :meth:`Tally.lowest_probability` after ``number``, worked out once.
+
+        Without the joined tally at hand, the shares are made in floats and only those that could be the
+        least are joined exactly (:mod:`lowest`): the same float, without the rest of the exact join.
+        """
         found = self._lowest.get(number)
         if found is None:
+            done = self._tallies.get(number)
+            found = done.lowest_probability() if done is not None else self._lowest_of(number)
+            self._lowest[number] = found
+        return found
+
+    def _weights(self, number: int) -> tuple[list[int], tuple[int, ...], int]:
+        """(mines on the frontier convolved, the room off it, the layouts in all) after ``number``, made once."""
+        found = self._full.get(number)
+        if found is None:
+            _kept_apart, kept_all = self._kept_apart()
+            full = _convolve(kept_all, self._by_number[number].totals)
+            room = _room(len(self._off), self._left, len(full))
+            found = self._full[number] = (full, room, sum([w * r for w, r in zip(full, room) if w and r]))
+        return found
+
+    def _lowest_of(self, number: int) -> float:
+        count = self._by_number[number]
+        if not self._floats_made:
+            self._float_kept, self._floats_made = kept_floats(self._counts), True
+        kept_apart, kept_all = self._kept_apart()
+        full, room, total = self._weights(number)
+        n_off, left = len(self._off), self._left
+        close = None if self._float_kept is None else contenders(self._float_kept, count, room, n_off, left)
+        if close is None:  # not in floats (pure Python, or not scaled safely): the exact join
             after = self._join(number)
             assert after is not None
-            found = self._lowest[number] = after.lowest_probability()
-        return found
+            return after.lowest_probability()
+        if not close:
+            return 0.0  # a share of exactly 0 in floats is exactly 0
+        _check(self._deadline)
+        joined = [*self._counts, count]
+        rests: dict[int, list[int]] = {}
+        best = 2.0
+        for i, g in close:  # each as _global writes it, to the same correctly rounded quotient
+            if i < 0:
+                num, den = sum(map(mul, full, _room(n_off - 1, left - 1, len(full)))), total
+            else:
+                rest = rests.get(i)
+                if rest is None:
+                    others = _convolve(kept_apart[i], count.totals) if i < len(self._counts) else kept_all
+                    width = len(others)
+                    rest = rests[i] = [sum(map(mul, others, room[m : m + width])) for m in range(len(joined[i].totals))]
+                num, den = sum(map(mul, joined[i].group_mines[g], rest)), total * len(joined[i].groups[g])
+            share = num / den
+            if share < best:
+                best = share
+        return best
 
     def joined(self, number: int) -> Tally | None:
         """The tally after the cell shows ``number``, or None when it cannot (``get`` without a Python frame)."""

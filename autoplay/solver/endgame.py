@@ -13,16 +13,25 @@ is the same in every layout left tells nothing, so positions differing only in
 such cells are searched once.  A node budget bounds the rest, so whether a search completes does not
 depend on the machine's load (simulated games replay identically anywhere);
 the deadline is the safety net for slow machines.
+
+Where the compiled solver is in use, :meth:`EndgameSearch.best_move` runs the same search in C
+(``_endgame.c``, :mod:`autoplay.solver.native`): the same cells in the same order, the same float operations
+and the same node count, so it decides exactly as the Python recursion here, only faster.
 """
 
 from __future__ import annotations
 
 import time
 from itertools import combinations
-from typing import Final, cast
+from types import ModuleType
+from typing import TYPE_CHECKING, Final, cast
 
 from autoplay.board.model import neighbour_table
+from autoplay.solver.native import load
 from autoplay.solver.position import Position
+
+if TYPE_CHECKING:
+    from autoplay.solver import _endgame
 
 #: Search only when at most this many layouts remain (DavidNHill's bound is about 1000).
 MAX_LAYOUTS: Final = 1000
@@ -32,6 +41,9 @@ MAX_LAYOUTS: Final = 1000
 MAX_NODES: Final = 20_000
 #: Rounding room when a branch is cut because it cannot beat the best one.
 _SLACK: Final = 1e-9
+
+#: The search in C where the compiled solver is in use (None: search in Python).
+_ENDGAME = load("_endgame")
 
 
 class SearchTimeout(Exception):
@@ -108,11 +120,32 @@ class EndgameSearch:
         self.memo: dict[tuple[tuple[int, ...], int], float] = {}
         self.nodes = 0
         self.max_nodes = max_nodes
+        #: the C search, made at the first best_move that uses it; it keeps its own memo from call to call
+        self.native: _endgame.Search | None = None
 
     def best_move(self, layouts: list[int]) -> tuple[int, float]:
-        """(flat index of the best cell to reveal, win probability with best play)."""
-        value, cell = self._value(tuple(sorted(layouts)), 0, root=True)
+        """(flat index of the best cell to reveal, win probability with best play).
+
+        In C where it is built, else by :meth:`_value`.  A search begun in Python (a call of ``_value``, as
+        :mod:`autoplay.insight.win_cost` makes) goes on in Python: its memo is there.
+        """
+        if _ENDGAME is not None and (self.native is not None or self.nodes == 0):
+            cell, value = self._best_in_c(_ENDGAME, layouts)
+        else:
+            value, cell = self._value(tuple(sorted(layouts)), 0, root=True)
         return self.cells[cell], value
+
+    def _best_in_c(self, endgame: ModuleType, layouts: list[int]) -> tuple[int, float]:
+        """(bit of the best cell, its value) from the C search, which counts its nodes into :attr:`nodes`."""
+        native = self.native
+        if native is None:
+            native = self.native = endgame.Search(self.around, len(self.cells), self.deadline, self.max_nodes)
+        try:
+            return native.best_move(layouts, time.perf_counter)
+        except endgame.Timeout:
+            raise SearchTimeout from None
+        finally:
+            self.nodes = native.nodes
 
     def _value(self, layouts: tuple[int, ...], revealed: int, root: bool = False) -> tuple[float, int]:
         if len(layouts) == 1 and not root:

@@ -364,10 +364,8 @@ def _look_ahead(
             if opened:
                 opening += solutions
                 cells_opened += solutions * opened
-            else:  # the chance of surviving the next move: the full join, for the lowest probability
-                after = outcomes.joined(value)
-                assert after is not None and after.solutions == solutions
-                survive, power = (1 - after.lowest_probability()).as_integer_ratio()  # power: a power of two
+            else:  # the chance of surviving the next move: the lowest probability after it
+                survive, power = (1 - outcomes.lowest_probability(value)).as_integer_ratio()  # a power of two
                 grow = power.bit_length() - 1 - shift
                 if grow > 0:
                     risky, shift = risky << grow, shift + grow
