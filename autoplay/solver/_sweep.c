@@ -8,12 +8,14 @@
  * sum or product that would overflow 128 bits makes run() return None, and the caller counts with the
  * Python sweep instead, so every answer is exact or not given.
  *
- * The Python class keeps the set-up (groups, sweep order, the terms and plans of every group) and hands
- * them over: Sweep(sizes, steps, terms, plans), run(deadline, clock) -> {key: [total, mines of group i,
- * ...]} exactly as _Enumerator.run returns it, counts(deadline, clock) -> the same regrouped as
- * count._by_watched regroups it (by watched mines, each a row per group), and set_need(i, terms_i, plans_i)
- * when one number's need changes (the sub-counts from groups up to i are forgotten; the others hold for
- * any need).
+ * prepare(constraints, watched, early) makes what count._prepare and _Enumerator.__init__ make (the same
+ * groups in the same sweep order, the terms and plans of every group) and returns (the groups in sweep
+ * order, a Sweep).  sweep.counts(deadline, clock) -> {watched mines: (totals by mines, each group's mines
+ * by mines, where the totals are not zero, the same for each group)} as count._by_watched makes them, or
+ * None past 128 bits; sweep.set_need(c, need) when number c's need changes (the depth-3 search's
+ * siblings: only the sub-counts from the groups up to c's first are forgotten; the others hold for any
+ * need).  Sweep(sizes, steps, terms, plans) and sweep.run(deadline, clock) take and give what the Python
+ * enumerator holds and returns, so the tests compare the two sweeps on one set-up.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -28,6 +30,7 @@ typedef struct {
     int src;   /* where in the state its need is, or -1: not open yet, it needs ``fresh`` */
     int fresh;
     int extra; /* terms: room its other groups leave after this one; plan: 1 if this group touches it */
+    int number; /* which number (constraint) it is, or -1 where the set-up came from Python */
 } Term;
 
 /* What one sub-count holds: for each key (mines + 65536 * watched mines), a vector of ``len`` counts. */
@@ -58,6 +61,8 @@ typedef struct {
     int k;
     Level *levels;
     Table *tables; /* k of them */
+    int *first;    /* made by prepare(): each number's first group in the sweep, so its need can change */
+    int n_numbers;
     /* run state */
     int failed; /* 0 ok, 1 overflow, 2 out of time, 3 Python error */
     long nodes;
@@ -66,6 +71,7 @@ typedef struct {
 } Sweep;
 
 static PyObject *OutOfTime;
+static PyTypeObject SweepType;
 /* COMB[n][x]: the ways to put x mines in a group of n cells (a group holds at most 64 cells here). */
 static u128 COMB[65][65];
 static Result TERMINAL_RESULT;
@@ -332,6 +338,7 @@ static int read_terms(PyObject *items, Term **out, int *count) {
         terms[t].src = src;
         terms[t].fresh = fresh;
         terms[t].extra = extra;
+        terms[t].number = -1;
     }
     Py_DECREF(seq);
     free(*out);
@@ -341,6 +348,8 @@ static int read_terms(PyObject *items, Term **out, int *count) {
 }
 
 static void sweep_release(Sweep *self) {
+    free(self->first);
+    self->first = NULL;
     if (self->tables) {
         for (int i = 0; i < self->k; i++) table_release(&self->tables[i]);
         free(self->tables);
@@ -562,23 +571,553 @@ static PyObject *Sweep_counts(Sweep *self, PyObject *args) {
 }
 
 static PyObject *Sweep_set_need(Sweep *self, PyObject *args) {
-    int i;
-    PyObject *terms, *plan;
-    if (!PyArg_ParseTuple(args, "iOO", &i, &terms, &plan)) return NULL;
-    if (i < 0 || i >= self->k) {
-        PyErr_SetString(PyExc_IndexError, "no such group");
+    int c, need;
+    if (!PyArg_ParseTuple(args, "ii", &c, &need)) return NULL;
+    if (!self->first || c < 0 || c >= self->n_numbers) {
+        PyErr_SetString(PyExc_IndexError, "no such number in a sweep made by prepare()");
         return NULL;
     }
+    int i = self->first[c];
     Level *level = &self->levels[i];
-    int n_plan = level->n_plan;
-    if (read_terms(terms, &level->terms, &level->n_terms) < 0 || read_terms(plan, &level->plan, &level->n_plan) < 0)
-        return NULL;
-    if (level->n_plan != n_plan) {
-        PyErr_SetString(PyExc_ValueError, "a group's plan keeps its length");
-        return NULL;
-    }
+    for (int t = 0; t < level->n_terms; t++)
+        if (level->terms[t].number == c) level->terms[t].fresh = need;
+    for (int t = 0; t < level->n_plan; t++)
+        if (level->plan[t].number == c) level->plan[t].fresh = need;
     for (int j = 0; j <= i; j++) table_free_values(&self->tables[j]);
     Py_RETURN_NONE;
+}
+
+/* ---- the set-up: count._prepare and _Enumerator.__init__, the same groups in the same order ---- */
+
+typedef struct {
+    long *cells; /* each number's cells as given, then the watched cells */
+    int *start;  /* number k's cells are cells[start[k] .. start[k + 1]) */
+    int *needs;
+    int n;       /* numbers, the watched pseudo-number included */
+} Numbers;
+
+/* An open-addressing map from a cell to its place in the order cells are first met. */
+typedef struct {
+    size_t cap;
+    long *keys;
+    int *vals; /* -1: empty */
+} CellMap;
+
+static int cellmap_init(CellMap *map, size_t expected) {
+    map->cap = 16;
+    while (map->cap < expected * 2) map->cap *= 2;
+    map->keys = malloc(sizeof(long) * map->cap);
+    map->vals = malloc(sizeof(int) * map->cap);
+    if (!map->keys || !map->vals) return -1;
+    for (size_t s = 0; s < map->cap; s++) map->vals[s] = -1;
+    return 0;
+}
+
+static int *cellmap_slot(CellMap *map, long key) {
+    size_t mask = map->cap - 1;
+    for (size_t s = ((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 20 & mask;; s = (s + 1) & mask) {
+        if (map->vals[s] < 0 || map->keys[s] == key) {
+            map->keys[s] = key;
+            return &map->vals[s];
+        }
+    }
+}
+
+static int compare_ints(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static int compare_longs(const void *a, const void *b) {
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted unique ints in place; returns the new length. */
+static int sort_unique(int *values, int n) {
+    qsort(values, n, sizeof(int), compare_ints);
+    int out = 0;
+    for (int t = 0; t < n; t++)
+        if (!out || values[out - 1] != values[t]) values[out++] = values[t];
+    return out;
+}
+
+/* Breadth-first order from start over adjacency lists; stamp/seen avoid clearing; returns the count. */
+static int breadth_first(int start, int *const *adjacent, const int *degree, int *seen, int stamp, int *out) {
+    int head = 0, n = 0;
+    seen[start] = stamp;
+    out[n++] = start;
+    while (head < n) {
+        int g = out[head++];
+        for (int t = 0; t < degree[g]; t++) {
+            int h = adjacent[g][t];
+            if (seen[h] != stamp) {
+                seen[h] = stamp;
+                out[n++] = h;
+            }
+        }
+    }
+    return n;
+}
+
+/* Everything prepare() allocates, freed in one place. */
+typedef struct {
+    Numbers nums;
+    CellMap map;
+    long *cell_of;     /* dense cell -> cell */
+    int *ks_start, *ks; /* dense cell d's numbers: ks[ks_start[d] .. ks_start[d + 1]) */
+    int *group_of;     /* dense cell -> group */
+    int *group_first;  /* group -> its first dense cell (its numbers are that cell's) */
+    int *group_size;
+    int *cons_start, *cons_groups; /* number k's groups, sorted: cons_groups[cons_start[k] .. cons_start[k + 1]) */
+    int *lists_start, *lists; /* group -> the numbers whose groups include it */
+    int **adjacent;
+    int *degree;
+    int *seen, *order, *rank, *bfs, *other, *placed;
+    int *is_watched;
+    int *ranks; /* number k's ranks, sorted, as cons_groups */
+    int *last;
+    int *touch_start, *touch_c, *touch_after, *touch_fill;
+    int *open_start, *open;  /* open_at[i] = open[open_start[i] .. open_start[i + 1]) */
+    int *active;
+} Setup;
+
+static void setup_free(Setup *u, int n_groups) {
+    free(u->nums.cells);
+    free(u->nums.start);
+    free(u->nums.needs);
+    free(u->map.keys);
+    free(u->map.vals);
+    free(u->cell_of);
+    free(u->ks_start);
+    free(u->ks);
+    free(u->group_of);
+    free(u->group_first);
+    free(u->group_size);
+    free(u->cons_start);
+    free(u->cons_groups);
+    free(u->lists_start);
+    free(u->lists);
+    if (u->adjacent)
+        for (int g = 0; g < n_groups; g++) free(u->adjacent[g]);
+    free(u->adjacent);
+    free(u->degree);
+    free(u->seen);
+    free(u->order);
+    free(u->rank);
+    free(u->bfs);
+    free(u->other);
+    free(u->placed);
+    free(u->is_watched);
+    free(u->ranks);
+    free(u->last);
+    free(u->touch_start);
+    free(u->touch_c);
+    free(u->touch_after);
+    free(u->touch_fill);
+    free(u->open_start);
+    free(u->open);
+    free(u->active);
+}
+
+/* Position of c in the sorted run open[lo .. hi), or -1. */
+static int open_index(const int *open, int lo, int hi, int c) {
+    int a = lo, b = hi;
+    while (a < b) {
+        int mid = (a + b) / 2;
+        if (open[mid] < c)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a < hi && open[a] == c ? a - lo : -1;
+}
+
+static PyObject *sweep_prepare(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *constraints, *watched;
+    int early;
+    if (!PyArg_ParseTuple(args, "O!O!i", &PyList_Type, &constraints, &PyTuple_Type, &watched, &early)) return NULL;
+    Setup u;
+    memset(&u, 0, sizeof(u));
+    int n_groups = 0;
+    Sweep *sweep = NULL;
+    PyObject *ordered = NULL, *result = NULL;
+    int n_cons = (int)PyList_GET_SIZE(constraints);
+    int n_watched = (int)PyTuple_GET_SIZE(watched);
+    int n_lists = n_cons + (n_watched > 0);
+    if (early >= n_cons) {
+        PyErr_SetString(PyExc_IndexError, "early names no number");
+        return NULL;
+    }
+    /* read the numbers, then the watched cells as one more list */
+    u.nums.n = n_lists;
+    u.nums.start = malloc(sizeof(int) * (n_lists + 1));
+    u.nums.needs = malloc(sizeof(int) * (n_cons ? n_cons : 1));
+    int total_cells = n_watched;
+    for (int k = 0; k < n_cons; k++) {
+        PyObject *item = PyList_GET_ITEM(constraints, k);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(item, 0))) {
+            PyErr_SetString(PyExc_TypeError, "each number is (cells, mines)");
+            goto fail;
+        }
+        total_cells += (int)PyTuple_GET_SIZE(PyTuple_GET_ITEM(item, 0));
+    }
+    u.nums.cells = malloc(sizeof(long) * (total_cells ? total_cells : 1));
+    if (!u.nums.start || !u.nums.needs || !u.nums.cells) goto no_memory;
+    int at = 0;
+    for (int k = 0; k < n_lists; k++) {
+        u.nums.start[k] = at;
+        PyObject *cells = k < n_cons ? PyTuple_GET_ITEM(PyList_GET_ITEM(constraints, k), 0) : watched;
+        if (k < n_cons) {
+            u.nums.needs[k] = (int)PyLong_AsLong(PyTuple_GET_ITEM(PyList_GET_ITEM(constraints, k), 1));
+            if (PyErr_Occurred()) goto fail;
+        }
+        for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(cells); t++) {
+            u.nums.cells[at++] = PyLong_AsLong(PyTuple_GET_ITEM(cells, t));
+            if (PyErr_Occurred()) goto fail;
+        }
+    }
+    u.nums.start[n_lists] = at;
+    /* cells in the order first met, each with the lists (numbers) it is in: count._group_cells */
+    if (cellmap_init(&u.map, total_cells) < 0) goto no_memory;
+    u.cell_of = malloc(sizeof(long) * (total_cells ? total_cells : 1));
+    int *dense = malloc(sizeof(int) * (total_cells ? total_cells : 1)); /* each listed cell's dense index */
+    if (!u.cell_of || !dense) {
+        free(dense);
+        goto no_memory;
+    }
+    int n_cells = 0;
+    for (int t = 0; t < total_cells; t++) {
+        int *slot = cellmap_slot(&u.map, u.nums.cells[t]);
+        if (*slot < 0) {
+            *slot = n_cells;
+            u.cell_of[n_cells++] = u.nums.cells[t];
+        }
+        dense[t] = *slot;
+    }
+    u.ks_start = calloc(n_cells + 1, sizeof(int));
+    u.ks = malloc(sizeof(int) * (total_cells ? total_cells : 1));
+    int *fill = calloc(n_cells + 1, sizeof(int));
+    if (!u.ks_start || !u.ks || !fill) {
+        free(dense);
+        free(fill);
+        goto no_memory;
+    }
+    for (int t = 0; t < total_cells; t++) u.ks_start[dense[t] + 1]++;
+    for (int d = 0; d < n_cells; d++) u.ks_start[d + 1] += u.ks_start[d];
+    for (int k = 0; k < n_lists; k++)
+        for (int t = u.nums.start[k]; t < u.nums.start[k + 1]; t++) {
+            int d = dense[t];
+            u.ks[u.ks_start[d] + fill[d]++] = k;
+        }
+    free(fill);
+    /* groups: cells in exactly the same lists, in the order their first cell was met */
+    u.group_of = malloc(sizeof(int) * (n_cells ? n_cells : 1));
+    u.group_first = malloc(sizeof(int) * (n_cells ? n_cells : 1));
+    u.group_size = calloc(n_cells ? n_cells : 1, sizeof(int));
+    size_t gcap = 16;
+    while (gcap < (size_t)n_cells * 2) gcap *= 2;
+    int *gtable = malloc(sizeof(int) * gcap);
+    if (!u.group_of || !u.group_first || !u.group_size || !gtable) {
+        free(dense);
+        free(gtable);
+        goto no_memory;
+    }
+    for (size_t s = 0; s < gcap; s++) gtable[s] = -1;
+    for (int d = 0; d < n_cells; d++) {
+        uint64_t h = 1469598103934665603ULL;
+        for (int t = u.ks_start[d]; t < u.ks_start[d + 1]; t++) h = (h ^ (uint64_t)u.ks[t]) * 1099511628211ULL;
+        size_t s = h & (gcap - 1);
+        int len = u.ks_start[d + 1] - u.ks_start[d];
+        for (;; s = (s + 1) & (gcap - 1)) {
+            int g = gtable[s];
+            if (g < 0) {
+                gtable[s] = n_groups;
+                u.group_first[n_groups] = d;
+                u.group_of[d] = n_groups++;
+                break;
+            }
+            int e = u.group_first[g];
+            if (u.ks_start[e + 1] - u.ks_start[e] == len &&
+                !memcmp(u.ks + u.ks_start[e], u.ks + u.ks_start[d], sizeof(int) * len)) {
+                u.group_of[d] = g;
+                break;
+            }
+        }
+        u.group_size[u.group_of[d]]++;
+    }
+    free(gtable);
+    /* each list's groups, sorted and unique */
+    u.cons_start = malloc(sizeof(int) * (n_lists + 1));
+    u.cons_groups = malloc(sizeof(int) * (total_cells ? total_cells : 1));
+    if (!u.cons_start || !u.cons_groups) {
+        free(dense);
+        goto no_memory;
+    }
+    at = 0;
+    for (int k = 0; k < n_lists; k++) {
+        u.cons_start[k] = at;
+        int begin = at;
+        for (int t = u.nums.start[k]; t < u.nums.start[k + 1]; t++) u.cons_groups[at++] = u.group_of[dense[t]];
+        at = begin + sort_unique(u.cons_groups + begin, at - begin);
+    }
+    u.cons_start[n_lists] = at;
+    free(dense);
+    /* the sweep order: count._sweep_order */
+    u.lists_start = calloc(n_groups + 1, sizeof(int));
+    u.lists = malloc(sizeof(int) * (at ? at : 1));
+    u.adjacent = calloc(n_groups ? n_groups : 1, sizeof(int *));
+    u.degree = calloc(n_groups ? n_groups : 1, sizeof(int));
+    u.seen = calloc(n_groups ? n_groups : 1, sizeof(int));
+    u.order = malloc(sizeof(int) * (n_groups ? n_groups : 1));
+    u.rank = malloc(sizeof(int) * (n_groups ? n_groups : 1));
+    u.bfs = malloc(sizeof(int) * (n_groups ? n_groups : 1));
+    u.other = malloc(sizeof(int) * (n_groups ? n_groups : 1));
+    u.placed = calloc(n_groups ? n_groups : 1, sizeof(int));
+    int *lfill = calloc(n_groups + 1, sizeof(int));
+    if (!u.lists_start || !u.lists || !u.adjacent || !u.degree || !u.seen || !u.order || !u.rank || !u.bfs ||
+        !u.other || !u.placed || !lfill) {
+        free(lfill);
+        goto no_memory;
+    }
+    for (int t = 0; t < at; t++) u.lists_start[u.cons_groups[t] + 1]++;
+    for (int g = 0; g < n_groups; g++) u.lists_start[g + 1] += u.lists_start[g];
+    for (int k = 0; k < n_lists; k++)
+        for (int t = u.cons_start[k]; t < u.cons_start[k + 1]; t++) {
+            int g = u.cons_groups[t];
+            u.lists[u.lists_start[g] + lfill[g]++] = k;
+        }
+    free(lfill);
+    for (int g = 0; g < n_groups; g++) {
+        int size = 0;
+        for (int t = u.lists_start[g]; t < u.lists_start[g + 1]; t++) {
+            int k = u.lists[t];
+            size += u.cons_start[k + 1] - u.cons_start[k];
+        }
+        u.adjacent[g] = malloc(sizeof(int) * (size ? size : 1));
+        if (!u.adjacent[g]) goto no_memory;
+        int n = 0;
+        for (int t = u.lists_start[g]; t < u.lists_start[g + 1]; t++) {
+            int k = u.lists[t];
+            for (int v = u.cons_start[k]; v < u.cons_start[k + 1]; v++) u.adjacent[g][n++] = u.cons_groups[v];
+        }
+        u.degree[g] = sort_unique(u.adjacent[g], n);
+    }
+    int stamp = 0, placed_count = 0;
+    int early_first = early >= 0 ? u.cons_groups[u.cons_start[early]] : -1;
+    for (int s = early >= 0 ? -1 : 0; s < n_groups; s++) {
+        int start = s < 0 ? early_first : s;
+        if (u.placed[start]) continue;
+        int n = breadth_first(start, u.adjacent, u.degree, u.seen, ++stamp, u.bfs);
+        n = breadth_first(u.bfs[n - 1], u.adjacent, u.degree, u.seen, ++stamp, u.bfs);
+        int *piece = u.bfs;
+        if (early >= 0 && start == early_first) {
+            breadth_first(piece[n - 1], u.adjacent, u.degree, u.seen, ++stamp, u.other);
+            int best_piece = n, best_other = n;
+            for (int v = u.cons_start[early]; v < u.cons_start[early + 1]; v++) {
+                int g = u.cons_groups[v];
+                for (int p = 0; p < n; p++) {
+                    if (piece[p] == g && p < best_piece) best_piece = p;
+                    if (u.other[p] == g && p < best_other) best_other = p;
+                }
+            }
+            if (best_other < best_piece) piece = u.other;
+        }
+        for (int p = 0; p < n; p++) {
+            u.order[placed_count++] = piece[p];
+            u.placed[piece[p]] = 1;
+        }
+    }
+    int k = placed_count; /* every group: each start places its whole piece */
+    for (int i = 0; i < k; i++) u.rank[u.order[i]] = i;
+    /* the numbers' groups by rank (count._prepare), and _Enumerator.__init__'s terms and plans */
+    u.is_watched = calloc(k ? k : 1, sizeof(int));
+    u.ranks = malloc(sizeof(int) * (at ? at : 1));
+    u.last = malloc(sizeof(int) * (n_cons ? n_cons : 1));
+    u.touch_start = calloc(k + 1, sizeof(int));
+    u.touch_c = malloc(sizeof(int) * (at ? at : 1));
+    u.touch_after = malloc(sizeof(int) * (at ? at : 1));
+    u.touch_fill = calloc(k + 1, sizeof(int));
+    sweep = (Sweep *)SweepType.tp_alloc(&SweepType, 0);
+    if (!u.is_watched || !u.ranks || !u.last || !u.touch_start || !u.touch_c || !u.touch_after || !u.touch_fill ||
+        !sweep)
+        goto no_memory;
+    sweep->k = k;
+    sweep->n_numbers = n_cons;
+    sweep->first = malloc(sizeof(int) * (n_cons ? n_cons : 1));
+    sweep->levels = calloc(k ? k : 1, sizeof(Level));
+    sweep->tables = calloc(k ? k : 1, sizeof(Table));
+    if (!sweep->first || !sweep->levels || !sweep->tables) goto no_memory;
+    if (n_watched)
+        for (int v = u.cons_start[n_cons]; v < u.cons_start[n_cons + 1]; v++) u.is_watched[u.rank[u.cons_groups[v]]] = 1;
+    for (int c = 0; c < n_cons; c++) {
+        int lo = u.cons_start[c], hi = u.cons_start[c + 1];
+        for (int v = lo; v < hi; v++) u.ranks[v] = u.rank[u.cons_groups[v]];
+        qsort(u.ranks + lo, hi - lo, sizeof(int), compare_ints);
+        sweep->first[c] = u.ranks[lo];
+        u.last[c] = u.ranks[hi - 1];
+        for (int v = lo; v < hi; v++) u.touch_start[u.ranks[v] + 1]++;
+    }
+    for (int i = 0; i < k; i++) u.touch_start[i + 1] += u.touch_start[i];
+    for (int c = 0; c < n_cons; c++) { /* for g in reversed(groups): (c, room after g) */
+        int after = 0;
+        for (int v = u.cons_start[c + 1] - 1; v >= u.cons_start[c]; v--) {
+            int g = u.ranks[v];
+            int slot = u.touch_start[g] + u.touch_fill[g]++;
+            u.touch_c[slot] = c;
+            u.touch_after[slot] = after;
+            after += u.group_size[u.order[g]];
+        }
+    }
+    /* open_at[i]: the numbers with first < i <= last, ascending */
+    u.open_start = calloc(k + 2, sizeof(int));
+    u.active = malloc(sizeof(int) * (n_cons ? n_cons : 1));
+    int *opens_start = calloc(k + 2, sizeof(int)), *closes_start = calloc(k + 2, sizeof(int));
+    int *opens = malloc(sizeof(int) * (n_cons ? n_cons : 1)), *closes = malloc(sizeof(int) * (n_cons ? n_cons : 1));
+    size_t open_cap = 64, open_used = 0;
+    u.open = malloc(sizeof(int) * open_cap);
+    if (!u.open_start || !u.active || !opens_start || !closes_start || !opens || !closes || !u.open) {
+        free(opens_start);
+        free(closes_start);
+        free(opens);
+        free(closes);
+        goto no_memory;
+    }
+    for (int c = 0; c < n_cons; c++)
+        if (sweep->first[c] < u.last[c]) {
+            opens_start[sweep->first[c] + 2]++;
+            closes_start[u.last[c] + 2]++;
+        }
+    for (int i = 0; i <= k; i++) {
+        opens_start[i + 1] += opens_start[i];
+        closes_start[i + 1] += closes_start[i];
+    }
+    for (int c = 0; c < n_cons; c++) /* ascending c within each step */
+        if (sweep->first[c] < u.last[c]) {
+            opens[opens_start[sweep->first[c] + 1]++] = c;
+            closes[closes_start[u.last[c] + 1]++] = c;
+        }
+    /* opens_start[i] .. opens_start[i + 1] now holds the numbers opening at step i (after the shift above) */
+    int n_active = 0;
+    for (int i = 0; i <= k; i++) {
+        int from = i ? closes_start[i - 1] : 0, to = closes_start[i];
+        for (int t = from; t < to; t++) { /* remove */
+            int c = closes[t], w = 0;
+            for (int a = 0; a < n_active; a++)
+                if (u.active[a] != c) u.active[w++] = u.active[a];
+            n_active = w;
+        }
+        from = i ? opens_start[i - 1] : 0;
+        to = opens_start[i];
+        for (int t = from; t < to; t++) { /* insert, keeping the run sorted */
+            int c = opens[t], a = n_active++;
+            while (a > 0 && u.active[a - 1] > c) {
+                u.active[a] = u.active[a - 1];
+                a--;
+            }
+            u.active[a] = c;
+        }
+        u.open_start[i] = (int)open_used;
+        if (open_used + n_active > open_cap) {
+            while (open_used + n_active > open_cap) open_cap *= 2;
+            int *more = realloc(u.open, sizeof(int) * open_cap);
+            if (!more) {
+                free(opens_start);
+                free(closes_start);
+                free(opens);
+                free(closes);
+                goto no_memory;
+            }
+            u.open = more;
+        }
+        memcpy(u.open + open_used, u.active, sizeof(int) * n_active);
+        open_used += n_active;
+    }
+    u.open_start[k + 1] = (int)open_used;
+    free(opens_start);
+    free(closes_start);
+    free(opens);
+    free(closes);
+    for (int i = 0; i < k; i++) {
+        Level *level = &sweep->levels[i];
+        level->size = u.group_size[u.order[i]];
+        if (level->size > 64) {
+            PyErr_SetString(PyExc_ValueError, "a group holds 0 to 64 cells here");
+            goto fail;
+        }
+        level->step = 1 + (u.is_watched[i] ? WATCH : 0);
+        int lo = u.open_start[i], hi = u.open_start[i + 1];
+        level->n_terms = u.touch_start[i + 1] - u.touch_start[i];
+        level->terms = malloc(sizeof(Term) * (level->n_terms ? level->n_terms : 1));
+        int nlo = u.open_start[i + 1], nhi = u.open_start[i + 2];
+        level->n_plan = nhi - nlo;
+        level->plan = malloc(sizeof(Term) * (level->n_plan ? level->n_plan : 1));
+        if (!level->terms || !level->plan) goto no_memory;
+        for (int t = 0; t < level->n_terms; t++) {
+            int slot = u.touch_start[i] + t, c = u.touch_c[slot];
+            level->terms[t] = (Term){open_index(u.open, lo, hi, c), u.nums.needs[c], u.touch_after[slot], c};
+        }
+        for (int t = 0; t < level->n_plan; t++) {
+            int c = u.open[nlo + t], touched = 0;
+            for (int v = u.touch_start[i]; v < u.touch_start[i + 1]; v++)
+                if (u.touch_c[v] == c) touched = 1;
+            level->plan[t] = (Term){open_index(u.open, lo, hi, c), u.nums.needs[c], touched, c};
+        }
+        sweep->tables[i].width = i ? sweep->levels[i - 1].n_plan : 0;
+    }
+    /* the groups in sweep order, each sorted: count._prepare's ``ordered`` */
+    ordered = PyTuple_New(k);
+    if (!ordered) goto fail;
+    {
+        long *cells = malloc(sizeof(long) * (n_cells ? n_cells : 1));
+        int *where = calloc(n_groups + 1, sizeof(int));
+        if (!cells || !where) {
+            free(cells);
+            free(where);
+            goto no_memory;
+        }
+        for (int d = 0; d < n_cells; d++) where[u.rank[u.group_of[d]] + 1]++;
+        for (int i = 0; i < k; i++) where[i + 1] += where[i];
+        int *put = calloc(n_groups + 1, sizeof(int));
+        if (!put) {
+            free(cells);
+            free(where);
+            goto no_memory;
+        }
+        for (int d = 0; d < n_cells; d++) {
+            int i = u.rank[u.group_of[d]];
+            cells[where[i] + put[i]++] = u.cell_of[d];
+        }
+        free(put);
+        for (int i = 0; i < k && ordered; i++) {
+            int lo = where[i], hi = where[i + 1];
+            qsort(cells + lo, hi - lo, sizeof(long), compare_longs);
+            PyObject *group = PyTuple_New(hi - lo);
+            for (int t = lo; group && t < hi; t++) {
+                PyObject *cell = PyLong_FromLong(cells[t]);
+                if (!cell) Py_CLEAR(group);
+                else PyTuple_SET_ITEM(group, t - lo, cell);
+            }
+            if (!group) Py_CLEAR(ordered);
+            else PyTuple_SET_ITEM(ordered, i, group);
+        }
+        free(cells);
+        free(where);
+        if (!ordered) goto fail;
+    }
+    result = PyTuple_Pack(2, ordered, (PyObject *)sweep);
+    Py_DECREF(ordered);
+    Py_DECREF(sweep);
+    setup_free(&u, n_groups);
+    return result;
+no_memory:
+    PyErr_NoMemory();
+fail:
+    Py_XDECREF(ordered);
+    Py_XDECREF(sweep);
+    setup_free(&u, n_groups);
+    return NULL;
 }
 
 static PyMethodDef Sweep_methods[] = {
@@ -587,7 +1126,7 @@ static PyMethodDef Sweep_methods[] = {
     {"counts", (PyCFunction)Sweep_counts, METH_VARARGS,
      "counts(deadline, clock) -> {watched mines: (totals, group mines, total support, group supports)} or None."},
     {"set_need", (PyCFunction)Sweep_set_need, METH_VARARGS,
-     "set_need(i, terms, plan): group i's new terms and plan; the sub-counts from groups 0..i are forgotten."},
+     "set_need(c, need): number c (of a sweep made by prepare) needs ``need``; its sub-counts are forgotten."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -602,8 +1141,15 @@ static PyTypeObject SweepType = {
     .tp_methods = Sweep_methods,
 };
 
+static PyMethodDef module_functions[] = {
+    {"prepare", sweep_prepare, METH_VARARGS,
+     "prepare(constraints, watched, early) -> (groups in sweep order, Sweep): count._prepare in C."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_sweep", "count._Enumerator's sweep in C (see _sweep.c).", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_sweep", "count._Enumerator's sweep in C (see _sweep.c).", -1, module_functions, NULL,
+    NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__sweep(void) {

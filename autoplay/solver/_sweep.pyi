@@ -1,4 +1,4 @@
-"""Types of the C sweep (``_sweep.c``), built beside the compiled solver."""
+"""Types of the C set-up and sweep (``_sweep.c``), built beside the compiled solver."""
 
 from collections.abc import Callable
 
@@ -16,4 +16,8 @@ class Sweep:
     def counts(
         self, deadline: float | None, clock: Callable[[], float]
     ) -> dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, tuple[int, ...]]] | None: ...
-    def set_need(self, i: int, terms: list[tuple[int, int, int]], plan: list[tuple[int, int, bool]]) -> None: ...
+    def set_need(self, c: int, need: int) -> None: ...
+
+def prepare(
+    constraints: list[tuple[tuple[int, ...], int]], watched: tuple[int, ...], early: int
+) -> tuple[tuple[tuple[int, ...], ...], Sweep]: ...

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Final
 
-from autoplay.solver.native import SWEEP, SWEEP_OUT_OF_TIME, NativeSweep
+from autoplay.solver.native import PREPARE, SWEEP_OUT_OF_TIME, NativeSweep
 
 
 class BudgetExceeded(Exception):
@@ -90,8 +90,24 @@ def _prepare(
     watched: tuple[int, ...],
     deadline: float | None,
     early: int = -1,
+) -> tuple[tuple[tuple[int, ...], ...], _Enumerator | _NativeCounter]:
+    """The groups in sweep order and a counter over them, ready to count (``early``: see :func:`_sweep_order`).
+
+    In C where it is built (:mod:`native`: the same groups in the same order, the same counts), else in Python.
+    """
+    if PREPARE is not None:
+        ordered, sweep = PREPARE(constraints, watched, early)
+        return ordered, _NativeCounter(sweep, constraints, watched, deadline, early)
+    return _prepare_python(constraints, watched, deadline, early)
+
+
+def _prepare_python(
+    constraints: list[tuple[tuple[int, ...], int]],
+    watched: tuple[int, ...],
+    deadline: float | None,
+    early: int = -1,
 ) -> tuple[tuple[tuple[int, ...], ...], _Enumerator]:
-    """The groups in sweep order and the enumerator over them, ready to run (``early``: see :func:`_sweep_order`)."""
+    """:func:`_prepare` in Python: the groups in sweep order and the enumerator over them."""
     pseudo = [(watched, -1)] if watched else []
     groups = group_cells(constraints + pseudo)
     group_of = {j: g for g, cells in enumerate(groups) for j in cells}
@@ -105,9 +121,56 @@ def _prepare(
     needs = [need for _cells, need in constraints]
     steps = [1 + _WATCH * (g in watched_groups) for g in order]
     enumerator = _Enumerator(sizes, cons_groups, needs, deadline, steps)
-    if SWEEP is not None:
-        enumerator.native = SWEEP(sizes, steps, enumerator.terms, enumerator.plans)
     return tuple(groups[g] for g in order), enumerator
+
+
+class _NativeCounter:
+    """The C set-up and sweep of one component (``_sweep.c``), with the Python sweep behind it.
+
+    A count past the C sweep's 128 bits hands this and every later count of the component to a Python
+    enumerator set up from the same numbers (the same groups in the same order), which is exact on any size.
+    """
+
+    def __init__(
+        self,
+        sweep: NativeSweep,
+        constraints: list[tuple[tuple[int, ...], int]],
+        watched: tuple[int, ...],
+        deadline: float | None,
+        early: int,
+    ) -> None:
+        self.native: NativeSweep | None = sweep
+        self.constraints = list(constraints)
+        self.watched, self.deadline, self.early = watched, deadline, early
+        self.python: _Enumerator | None = None
+
+    def set_need(self, c: int, need: int) -> None:
+        """Number ``c`` needs ``need`` from now on (:class:`SiblingCounter`)."""
+        self.constraints[c] = (self.constraints[c][0], need)
+        if self.native is not None:
+            self.native.set_need(c, need)
+        if self.python is not None:
+            self.python.set_need(c, need)
+
+    def counts(self, ordered: tuple[tuple[int, ...], ...]) -> dict[int, ComponentCount]:
+        """:meth:`_Enumerator.counts`; raises :class:`BudgetExceeded` past the deadline."""
+        native = self.native
+        if native is not None:
+            try:
+                found = native.counts(self.deadline, time.perf_counter)
+            except SWEEP_OUT_OF_TIME:
+                raise BudgetExceeded from None
+            if found is not None:
+                return {
+                    seen: ComponentCount(ordered, totals, rows, support, supports)
+                    for seen, (totals, rows, support, supports) in found.items()
+                }
+            self.native = None
+        python = self.python
+        if python is None:
+            python = self.python = _prepare_python(self.constraints, self.watched, self.deadline, self.early)[1]
+        python.deadline = self.deadline
+        return python.counts(ordered)
 
 
 def _by_watched(ordered: tuple[tuple[int, ...], ...], result: dict[int, list[int]]) -> dict[int, ComponentCount]:
@@ -301,8 +364,6 @@ class _Enumerator:
         #: sub-counts from groups up to ``split``, where some number's starting need may still change (set_need)
         self.top: dict[tuple[int, tuple[int, ...]], dict[int, list[int]]] = {}
         self.split = -1
-        #: the same sweep in C (:mod:`native`), set by :func:`_prepare` where it is built; None: :meth:`_solve`
-        self.native: NativeSweep | None = None
 
     def set_need(self, c: int, need: int) -> None:
         """Make number ``c`` need ``need``: its starting need enters only at its first group, so only the
@@ -320,8 +381,6 @@ class _Enumerator:
         self.plans[i] = [
             (where.get(d, -1), needs[d], touched) for (_s, _n, touched), d in zip(self.plans[i], self.open_at[i + 1])
         ]
-        if self.native is not None:
-            self.native.set_need(i, self.terms[i], self.plans[i])
 
     def _check_deadline(self) -> None:
         """Set-up is linear in the component but a 200x200 board's frontier is long: it is bounded too."""
@@ -333,23 +392,7 @@ class _Enumerator:
         return self._solve(0, ())
 
     def counts(self, ordered: tuple[tuple[int, ...], ...]) -> dict[int, ComponentCount]:
-        """:meth:`run` as one count per watched mines (``ordered``: the groups in sweep order).
-
-        The C sweep answers where it is built (:mod:`native`); a count past its 128 bits hands this and every
-        later count of this enumerator to the Python sweep, which is exact on any size.
-        """
-        native = self.native
-        if native is not None:
-            try:
-                found = native.counts(self.deadline, time.perf_counter)
-            except SWEEP_OUT_OF_TIME:
-                raise BudgetExceeded from None
-            if found is not None:
-                return {
-                    seen: ComponentCount(ordered, totals, rows, support, supports)
-                    for seen, (totals, rows, support, supports) in found.items()
-                }
-            self.native = None
+        """:meth:`run` as one count per watched mines (``ordered``: the groups in sweep order)."""
         return _by_watched(ordered, self.run())
 
     def _solve(self, i: int, state: tuple[int, ...]) -> dict[int, list[int]]:

@@ -1,10 +1,16 @@
 """The solver's parts written in C, used where the build compiled them and the compiled solver is in use.
 
-``_sweep.c`` is :class:`count._Enumerator`'s sweep on 128-bit integers.  The C modules are built with the mypyc
-modules (``setup.py``) and follow them: with ``AUTOPLAY_PURE_PYTHON=1``, without a complete build, or with a source
-changed since the build (:mod:`autoplay.compiled`), none is used, and the Python code gives the same answers.
+Three, each where the compiled solver still spent its time allocating Python objects:
 
->>> SWEEP is None or callable(SWEEP)
+- ``_sweep.c``: :mod:`count`'s set-up and memoised sweep of a component, on 128-bit integers;
+- ``_lowest.c``: the float shares that find which groups could hold the lowest probability (:mod:`lowest`);
+- ``_endgame.c``: the exhaustive endgame search (:mod:`endgame`).
+
+They are built with the mypyc modules (``setup.py``) and follow them: with ``AUTOPLAY_PURE_PYTHON=1``, without a
+complete build, or with a source changed since the build (:mod:`autoplay.compiled`), none is used, and the Python
+code gives the same answers (``tests/sim/test_decision_hashes.py`` pins them).
+
+>>> PREPARE is None or callable(PREPARE)
 True
 """
 
@@ -17,30 +23,25 @@ from typing import Protocol
 
 from autoplay.compiled import is_compiled
 
-#: A number's part in a group's sweep step: (where its need is in the state or -1, its fresh need, a third field)
-Term = tuple[int, int, int]
-
 
 class NativeSweep(Protocol):
-    """What count._Enumerator asks of the C sweep (``_sweep.c``)."""
-
-    def run(self, deadline: float | None, clock: Callable[[], float]) -> dict[int, list[int]] | None:
-        """The counts as ``_Enumerator.run`` gives them; None where one passes 128 bits; raises past ``deadline``."""
-        ...
+    """What count.py asks of the C sweep of one component (``_sweep.c``), made by :data:`PREPARE`."""
 
     def counts(
         self, deadline: float | None, clock: Callable[[], float]
     ) -> dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, tuple[int, ...]]] | None:
-        """count._by_watched of :meth:`run`, as the fields of each ComponentCount but its groups; None past 128 bits."""
+        """count._by_watched of the counts, as each ComponentCount's fields but its groups; None past 128 bits."""
         ...
 
-    def set_need(self, i: int, terms: list[Term], plan: list[tuple[int, int, bool]]) -> None:
-        """Group ``i``'s terms and plan after a need changed; forgets the sub-counts from groups ``0..i``."""
+    def set_need(self, c: int, need: int) -> None:
+        """Number ``c`` needs ``need`` from now on; the sub-counts that depend on it are forgotten."""
         ...
 
 
-#: Sweep(sizes, steps, terms, plans): the set-up _Enumerator made, handed over.
-SweepMaker = Callable[[list[int], list[int], list[list[Term]], list[list[tuple[int, int, bool]]]], NativeSweep]
+#: prepare(constraints, watched, early) -> (the groups in sweep order, the sweep): count._prepare in C.
+Prepare = Callable[
+    [list[tuple[tuple[int, ...], int]], tuple[int, ...], int], tuple[tuple[tuple[int, ...], ...], NativeSweep]
+]
 
 
 class _NeverRaised(Exception):
@@ -58,6 +59,6 @@ def load(name: str) -> ModuleType | None:
 
 
 _SWEEP_MODULE = load("_sweep")
-#: The C sweep (None: count the Python way), and what it raises past its deadline.
-SWEEP: SweepMaker | None = None if _SWEEP_MODULE is None else _SWEEP_MODULE.Sweep
+#: The C set-up and sweep (None: count the Python way), and what the sweep raises past its deadline.
+PREPARE: Prepare | None = None if _SWEEP_MODULE is None else _SWEEP_MODULE.prepare
 SWEEP_OUT_OF_TIME: type[Exception] = _NeverRaised if _SWEEP_MODULE is None else _SWEEP_MODULE.OutOfTime

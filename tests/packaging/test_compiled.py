@@ -97,7 +97,7 @@ def test_an_edited_c_source_keeps_every_compiled_module_and_the_c_sweep_out(tmp_
     (tmp_path / "autoplay" / compiled.RECORD_NAME).write_text(json.dumps(record))
     with (tmp_path / compiled.C_SOURCES[0]).open("a") as edited:
         edited.write("\n/* edited after the build */\n")
-    code = _IMPORTS + "; import autoplay.solver.native as n; print(n.SWEEP)"
+    code = _IMPORTS + "; import autoplay.solver.native as n; print(n.PREPARE)"
     status, guess_file, _game_file, decided, sweep = _python(code, tmp_path).splitlines()
     assert status == f"pure Python: the compiled copy predates {compiled.C_SOURCES[0]}; rebuild with pip install -e ."
     assert guess_file == str(tmp_path / "autoplay/solver/guess.py") and decided == "True" and sweep == "None"

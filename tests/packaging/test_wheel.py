@@ -61,8 +61,8 @@ def test_the_wheel_carries_the_compiled_solver_where_a_c_compiler_exists(install
         assert version.endswith(f"(solver {COMPILED})")
         where = installed_wheel.python("import autoplay.solver.endgame as e; print(e.__file__)")
         assert where.endswith(extensions) and Path(where).is_relative_to(installed_wheel.site_packages())
-        sweep = installed_wheel.python("import autoplay.solver.native as n; print(n.SWEEP)")
-        assert sweep == "<class 'autoplay.solver._sweep.Sweep'>", sweep
+        sweep = installed_wheel.python("import autoplay.solver.native as n; print(n.PREPARE)")
+        assert sweep == "<built-in function prepare>", sweep
     else:  # the same package, pure Python: it still installs and plays
         assert not built and version.endswith("(solver pure Python: not compiled)")
 

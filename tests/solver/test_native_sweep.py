@@ -1,9 +1,9 @@
-"""The C sweep (``_sweep.c``) gives count._Enumerator's exact answers, or none at all.
+"""The C set-up and sweep (``_sweep.c``) give count.py's exact answers, or none at all.
 
-Checked against the Python sweep on the same set-up: plain, watched and sibling counts of random positions
-and of long frontiers, a count past 128 bits (handed to the Python sweep), and the deadline.  The C module is
-built with the compiled solver (``setup.py``); these tests import it directly, so a build that lost it fails
-here rather than silently counting in Python.
+Checked against the Python code on the same numbers: the groups and their sweep order, plain, watched and sibling
+counts of random positions and of long frontiers, a count past 128 bits (handed to the Python sweep), and the
+deadline.  The C module is built with the compiled solver (``setup.py``); these tests import it directly, so a
+build that lost it fails here rather than silently counting in Python.
 """
 
 from __future__ import annotations
@@ -16,9 +16,16 @@ import pytest
 from autoplay.compiled import is_compiled
 from autoplay.solver import count as count_module
 from autoplay.solver import native
-from autoplay.solver._sweep import OutOfTime, Sweep
+from autoplay.solver._sweep import OutOfTime, Sweep, prepare
 from autoplay.solver.analysis import _split
-from autoplay.solver.count import BudgetExceeded, _by_watched, _prepare, count_component
+from autoplay.solver.count import (
+    BudgetExceeded,
+    _by_watched,
+    _NativeCounter,
+    _prepare,
+    _prepare_python,
+    count_component,
+)
 from autoplay.solver.position import read_position
 from tests.solver.brute import random_position
 from tests.solver.test_limits import dealt
@@ -27,91 +34,81 @@ Constraints = list[tuple[tuple[int, ...], int]]
 
 
 def python_and_c(constraints: Constraints, watched: tuple[int, ...] = ()) -> tuple[dict, dict | None]:
-    """The Python sweep's answer and the C sweep's, from one set-up."""
-    _ordered, enumerator = _prepare(constraints, watched, None)
+    """The Python sweep's answer and the C sweep's, from the Python set-up."""
+    _ordered, enumerator = _prepare_python(constraints, watched, None)
     fresh = Sweep(enumerator.sizes, enumerator.steps, enumerator.terms, enumerator.plans)
     return enumerator._solve(0, ()), fresh.run(None, time.perf_counter)
 
 
+def pieces(seed: int, positions: int) -> list[Constraints]:
+    """The components of random small positions and of a few half-opened expert boards."""
+    rng = random.Random(seed)
+    found: list[Constraints] = []
+    for _ in range(positions):
+        found += _split(read_position(random_position(rng)))
+    for board_seed in range(4):
+        found += _split(read_position(dealt(16, 30, 99, 0.3 + 0.05 * board_seed, seed=board_seed)))
+    return found
+
+
 def test_the_compiled_solver_counts_with_the_c_sweep() -> None:
-    assert (native.SWEEP is Sweep) == is_compiled()
-    _ordered, enumerator = _prepare([((0, 1, 2), 1)], (), None)
-    assert (enumerator.native is not None) == is_compiled()
+    assert (native.PREPARE is prepare) == is_compiled()
+    _ordered, counter = _prepare([((0, 1, 2), 1)], (), None)
+    assert isinstance(counter, _NativeCounter) == is_compiled()
 
 
-def test_random_positions_count_alike() -> None:
-    rng = random.Random(11)
+def test_the_c_set_up_makes_the_python_groups_in_the_python_order() -> None:
+    """Groups, their order and the counts, with watched cells on and off the numbers and a number swept first."""
+    rng = random.Random(3)
     compared = 0
-    for _ in range(150):
-        pos = read_position(random_position(rng))
-        for piece in _split(pos):
-            cells = sorted({j for group, _need in piece for j in group})
-            watched = tuple(rng.sample(cells, min(len(cells), rng.randint(0, 3))))
-            want, got = python_and_c(piece, watched)
-            assert got == want
-            compared += 1
-    assert compared > 100
-
-
-def test_counts_by_watched_mines_are_the_python_regrouping() -> None:
-    """Sweep.counts gives, per watched mines, the fields count._by_watched makes from the raw answer."""
-    rng = random.Random(12)
-    compared = 0
-    for _ in range(100):
-        pos = read_position(random_position(rng))
-        for piece in _split(pos):
-            cells = sorted({j for group, _need in piece for j in group})
-            watched = tuple(rng.sample(cells, min(len(cells), rng.randint(0, 4))))
-            ordered, enumerator = _prepare(piece, watched, None)
+    for piece in pieces(3, 200):
+        cells = sorted({j for group, _need in piece for j in group})
+        for watched in [(), tuple(rng.sample(cells, min(len(cells), 3))), (1000, 1001)]:
+            early = rng.choice([-1, rng.randrange(len(piece))])
+            ordered, enumerator = _prepare_python(piece, watched, None, early)
+            got_ordered, sweep = prepare(piece, watched, early)
+            assert got_ordered == ordered
             want = _by_watched(ordered, enumerator.run())
-            got = Sweep(enumerator.sizes, enumerator.steps, enumerator.terms, enumerator.plans).counts(
-                None, time.perf_counter
-            )
+            got = sweep.counts(None, time.perf_counter)
             assert got is not None and list(got) == list(want)  # the same watched mines, ascending
             for seen, count in want.items():
                 assert got[seen] == (count.totals, count.group_mines, count.total_support, count.group_support)
             compared += 1
-    assert compared > 50
-
-
-def test_long_frontiers_count_alike() -> None:
-    """Expert boards opened at random: components of a hundred groups and more, widths past twenty."""
-    widest = 0
-    for seed in range(8):
-        pos = read_position(dealt(16, 30, 99, 0.3 + 0.05 * seed, seed=seed))
-        for piece in _split(pos):
-            want, got = python_and_c(piece)
-            assert got == want
-            widest = max(widest, len(piece))
-    assert widest > 50
+    assert compared > 500
 
 
 def test_a_changed_need_forgets_only_what_it_must() -> None:
-    """set_need, in any order of needs and asked twice, answers as a fresh sweep of each sibling."""
+    """set_need, in any order of needs and asked twice, answers as the Python enumerator's set_need."""
     rng = random.Random(4)
-    for _ in range(60):
-        pos = read_position(random_position(rng))
-        pieces = [p for p in _split(pos) if len(p) >= 2]
-        if not pieces:
+    compared = 0
+    for piece in pieces(4, 80):
+        if len(piece) < 2:
             continue
-        piece = pieces[0]
         free = rng.randrange(len(piece))
-        _ordered, enumerator = _prepare(piece, (), None, free)
-        assert enumerator.native is not None or not is_compiled()
-        c_sweep = Sweep(enumerator.sizes, enumerator.steps, enumerator.terms, enumerator.plans)
+        ordered, enumerator = _prepare_python(piece, (), None, free)
+        _ordered, sweep = prepare(piece, (), free)
         needs = list(range(len(piece[free][0]) + 1)) * 2
         rng.shuffle(needs)
         for need in needs:
             enumerator.set_need(free, need)
-            first = enumerator.first[free]
-            c_sweep.set_need(first, enumerator.terms[first], enumerator.plans[first])
-            sibling = piece[:free] + [(piece[free][0], need)] + piece[free + 1 :]
-            want, _ = python_and_c(sibling)
-            got = c_sweep.run(None, time.perf_counter)
-            # the sibling's own set-up may order the groups otherwise: compare what does not depend on it
-            assert (got is None) == (want is None)
-            assert got is not None and want is not None
-            assert {key: vec[0] for key, vec in got.items()} == {key: vec[0] for key, vec in want.items()}
+            sweep.set_need(free, need)
+            want = _by_watched(ordered, enumerator.run())
+            got = sweep.counts(None, time.perf_counter)
+            assert got is not None
+            assert {seen: c[0] for seen, c in got.items()} == {seen: c.totals for seen, c in want.items()}
+            assert {seen: c[1] for seen, c in got.items()} == {seen: c.group_mines for seen, c in want.items()}
+            compared += 1
+    assert compared > 200
+
+
+def test_raw_sweeps_count_alike() -> None:
+    """The C sweep on the Python set-up returns what the Python sweep returns, vector for vector."""
+    rng = random.Random(11)
+    for piece in pieces(11, 100):
+        cells = sorted({j for group, _need in piece for j in group})
+        watched = tuple(rng.sample(cells, min(len(cells), rng.randint(0, 3))))
+        want, got = python_and_c(piece, watched)
+        assert got == want
 
 
 def _wide_chain(links: int) -> Constraints:
@@ -130,6 +127,8 @@ def test_counts_past_128_bits_are_handed_to_the_python_sweep() -> None:
     want, got = python_and_c(chain)
     assert got is None
     assert max(vec[0] for vec in want.values()).bit_length() > 128
+    _ordered, sweep = prepare(chain, (), -1)
+    assert sweep.counts(None, time.perf_counter) is None
     counted = count_component(chain)
     assert sum(counted.totals) == sum(vec[0] for vec in want.values())
     short = _wide_chain(8)  # about 70**8: well inside 128 bits
@@ -137,31 +136,46 @@ def test_counts_past_128_bits_are_handed_to_the_python_sweep() -> None:
     assert got == want
 
 
+def test_a_sibling_past_128_bits_goes_on_in_python() -> None:
+    """A sibling count that overflows hands the counter to Python, which keeps the needs set since."""
+    if not is_compiled():
+        pytest.fail("the C sweep runs only beside the compiled solver: build it (pip install -e .)")
+    chain = _wide_chain(30)
+    ordered, counter = _prepare(chain, (), None, 3)
+    assert isinstance(counter, _NativeCounter)
+    counter.set_need(3, 5)
+    sibling = chain[:3] + [(chain[3][0], 5)] + chain[4:]
+    assert counter.counts(ordered)[0].totals == count_component(sibling).totals
+    assert counter.native is None and counter.python is not None
+    counter.set_need(3, 3)
+    sibling = chain[:3] + [(chain[3][0], 3)] + chain[4:]
+    assert counter.counts(ordered)[0].totals == count_component(sibling).totals
+
+
 def test_the_deadline_stops_the_c_sweep() -> None:
     pos = read_position(dealt(16, 30, 99, 0.3, seed=0))
     biggest = max(_split(pos), key=len)
-    _ordered, enumerator = _prepare(biggest, (), None)
-    c_sweep = Sweep(enumerator.sizes, enumerator.steps, enumerator.terms, enumerator.plans)
+    _ordered, sweep = prepare(biggest, (), -1)
     ticks = iter(range(10**9))
 
     def clock() -> float:  # each reading a second later than the last
         return float(next(ticks))
 
     with pytest.raises(OutOfTime):
-        c_sweep.run(3.5, clock)
+        sweep.counts(3.5, clock)
     assert next(ticks) == 5  # read every 256 new sub-counts, and stopped at the first reading past the deadline
 
 
 def test_a_deadline_in_the_c_sweep_is_the_engine_s_budget_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The enumerator's own clock (``time.perf_counter`` as count.py sees it) bounds the C sweep too."""
+    """The counter's own clock (``time.perf_counter`` as count.py sees it) bounds the C sweep too."""
     if not is_compiled():
         pytest.fail("the C sweep runs only beside the compiled solver: build it (pip install -e .)")
     pos = read_position(dealt(16, 30, 99, 0.3, seed=0))
-    _ordered, enumerator = _prepare(max(_split(pos), key=len), (), None)
-    assert enumerator.native is not None
+    ordered, counter = _prepare(max(_split(pos), key=len), (), None)
+    assert isinstance(counter, _NativeCounter)
     ticks = iter(range(10**9))
     monkeypatch.setattr(count_module.time, "perf_counter", lambda: float(next(ticks)))
-    enumerator.deadline = 2.5
+    counter.deadline = 2.5
     with pytest.raises(BudgetExceeded):
-        enumerator.counts(())
+        counter.counts(ordered)
     assert next(ticks) == 4
