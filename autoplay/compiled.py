@@ -42,6 +42,7 @@ COMPILED_SOURCES = (
     "autoplay/solver/position.py",
     "autoplay/solver/record.py",
     "autoplay/solver/tracker.py",
+    "autoplay/solver/traps.py",
     "autoplay/solver/unknown_cells.py",
     "autoplay/sim/game.py",
     "autoplay/insight/layout.py",  # its LaidGame is a Game, and an interpreted class cannot extend a compiled one

@@ -262,11 +262,19 @@ def reveal_outcomes(
     """
     layout = _layout(pos)
     nbrs = neighbour_table(pos.rows, pos.cols)[index]
-    watched = tuple(j for j in nbrs if j in layout.unknown)
-    base = sum(1 for j in nbrs if j in layout.known)
-    touched = set(watched)
-    touched.add(index)
-    hit = {layout.piece_of[j] for j in touched if j in layout.piece_of}
+    kind, piece_of = layout.kind, layout.piece_of
+    watched = tuple([j for j in nbrs if kind[j] == _UNKNOWN])
+    base = 0
+    for j in nbrs:
+        if kind[j] == _KNOWN_MINE:
+            base += 1
+    hit: set[int] = set()
+    touches_off = False  # whether the cell or a watched neighbour is off the frontier
+    for j in (*watched, index):
+        if piece_of[j] >= 0:
+            hit.add(piece_of[j])
+        elif kind[j] == _UNKNOWN:
+            touches_off = True
     kept: list[list[tuple[tuple[int, ...], int]]] = []
     changed: list[tuple[tuple[int, ...], int]] = []
     for k, piece in enumerate(layout.pieces):
@@ -281,7 +289,10 @@ def reveal_outcomes(
         else:
             kept.append(piece)
     counts = [_count_cached(piece, deadline) for piece in kept]
-    off = layout.off if touched.isdisjoint(layout.off_set) else tuple(j for j in layout.off if j not in touched)
+    off = layout.off
+    if touches_off:
+        touched = {*watched, index}
+        off = tuple([j for j in off if j not in touched])
     free = _free_place(pos, changed, sibling_of, index) if sibling_of >= 0 else -1
     if free >= 0:
         counted = _count_sibling_cached(changed, free, watched, deadline)
@@ -498,13 +509,15 @@ class _Layout:
 
     pos: Position
     pieces: list[list[tuple[tuple[int, ...], int]]]
-    piece_of: dict[int, int]
+    #: by cell: the index of its piece, -1 for none (lists by cell: the compiled solver reads them without hashing)
+    piece_of: list[int]
     off: tuple[int, ...]
-    off_set: frozenset[int]
-    unknown: set[int]
-    known: set[int]
+    #: by cell: :data:`_UNKNOWN`, :data:`_KNOWN_MINE` or 0 for a shown cell
+    kind: list[int]
 
 
+_UNKNOWN: Final = 1
+_KNOWN_MINE: Final = 2
 _LAST_LAYOUT: Final[list[_Layout]] = []
 
 
@@ -513,9 +526,19 @@ def _layout(pos: Position) -> _Layout:
     if _LAST_LAYOUT and _LAST_LAYOUT[0].pos is pos:
         return _LAST_LAYOUT[0]
     pieces = _split(pos)
-    piece_of = {j: k for k, piece in enumerate(pieces) for cells, _need in piece for j in cells}
-    off = tuple(j for j in pos.unknown if j not in piece_of)
-    found = _Layout(pos, pieces, piece_of, off, frozenset(off), set(pos.unknown), set(pos.known_mines))
+    size = pos.rows * pos.cols
+    piece_of = [-1] * size
+    for k, piece in enumerate(pieces):
+        for cells, _need in piece:
+            for j in cells:
+                piece_of[j] = k
+    kind = [0] * size
+    for j in pos.unknown:
+        kind[j] = _UNKNOWN
+    for j in pos.known_mines:
+        kind[j] = _KNOWN_MINE
+    off = tuple([j for j in pos.unknown if piece_of[j] < 0])
+    found = _Layout(pos, pieces, piece_of, off, kind)
     _LAST_LAYOUT[:] = [found]
     return found
 

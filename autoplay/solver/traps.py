@@ -28,8 +28,6 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Final
 
-import numpy as np
-
 from autoplay.errors import ContradictionError
 from autoplay.solver.analysis import layout_count
 from autoplay.solver.position import Constraint, Position, useful_constraints
@@ -151,37 +149,55 @@ def forced_count(pos: Position, mines: int, trap: Trap) -> int:
     return layout_count(forced, mines)
 
 
+#: What :func:`_sites` knows of a cell: shown (or certainly safe, so it will be), unsure, or neither (a known mine,
+#: a certain mine, or the wall beyond the board).
+_NEITHER: Final = 0
+_SHOWN: Final = 1
+_UNSURE: Final = 2
+
+
 def _sites(pos: Position, risk: Mapping[int, float]) -> list[tuple[int, int]]:
     """(shape, top-left cell) of every placement that could still become a trap missing at most :data:`MAX_MISSING`.
 
-    The whole grid is screened at once with numpy: most placements fail on a shown cell, and looking
-    at each in Python cost more than all the counting that follows.
+    One pass over a grid of what each cell is, with a border of two cells of wall (the wall is neither shown
+    nor missing): most placements fail on their first cell, a shown one, so the pass costs about a look per
+    placement (it was a numpy screen, whose forty small array operations cost more than the look-ups).
     """
     rows, cols = pos.rows, pos.cols
-    hidden = np.array(pos.unknown, np.intp)
-    p = np.array([risk[j] for j in pos.unknown], float)
-    flat_shown = np.ones(rows * cols, bool)
-    flat_shown[np.array(pos.known_mines, np.intp)] = False
-    flat_shown[hidden] = p == 0.0  # a safe cell will be shown
-    flat_unsure = np.zeros(rows * cols, bool)
-    flat_unsure[hidden] = (p > 0.0) & (p < 1.0)
-    unsure = np.zeros((rows + 4, cols + 4), bool)  # a border of two: the wall is neither shown nor missing
-    shown = np.zeros((rows + 4, cols + 4), bool)
-    shown[2:-2, 2:-2] = flat_shown.reshape(rows, cols)
-    unsure[2:-2, 2:-2] = flat_unsure.reshape(rows, cols)
-
-    def at(grid: np.ndarray, dr: int, dc: int) -> np.ndarray:
-        return grid[2 + dr : 2 + dr + rows, 2 + dc : 2 + dc + cols]
-
-    found = []
+    width = cols + 4
+    grid = [_NEITHER] * ((rows + 4) * width)
+    for r in range(rows):
+        row = (r + 2) * width + 2
+        for c in range(cols):
+            grid[row + c] = _SHOWN
+    for j in pos.known_mines:
+        grid[(j // cols + 2) * width + j % cols + 2] = _NEITHER
+    for j in pos.unknown:
+        p = risk[j]
+        grid[(j // cols + 2) * width + j % cols + 2] = _SHOWN if p == 0.0 else _UNSURE if p < 1.0 else _NEITHER
+    found: list[tuple[int, int]] = []
     for kind, (trap_mines, trap_safe) in enumerate(SHAPES):
-        ok = np.ones((rows, cols), bool)
-        for dr, dc in trap_mines + trap_safe:
-            ok &= at(unsure, dr, dc)
-        missing = np.zeros((rows, cols), np.int8)
-        for dr, dc in OUTER[kind]:
-            ok &= ~at(shown, dr, dc)
-            missing += at(unsure, dr, dc)
-        ok &= missing <= MAX_MISSING
-        found += [(kind, j) for j in np.flatnonzero(ok).tolist()]
+        inside = [dr * width + dc for dr, dc in trap_mines + trap_safe]
+        outside = [dr * width + dc for dr, dc in OUTER[kind]]
+        for r in range(rows):
+            row = (r + 2) * width + 2
+            for c in range(cols):
+                at = row + c
+                ok = True
+                for d in inside:
+                    if grid[at + d] != _UNSURE:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                missing = 0
+                for d in outside:
+                    seen = grid[at + d]
+                    if seen == _SHOWN:
+                        ok = False
+                        break
+                    if seen == _UNSURE:
+                        missing += 1
+                if ok and missing <= MAX_MISSING:
+                    found.append((kind, r * cols + c))
     return found
