@@ -275,7 +275,7 @@ def reveal_outcomes(
             hit.add(piece_of[j])
         elif kind[j] == _UNKNOWN:
             touches_off = True
-    kept: list[list[tuple[tuple[int, ...], int]]] = []
+    kept_at: list[int] = []
     changed: list[tuple[tuple[int, ...], int]] = []
     for k, piece in enumerate(layout.pieces):
         if k in hit:
@@ -287,8 +287,8 @@ def reveal_outcomes(
                 if cells:
                     changed.append((cells, need))
         else:
-            kept.append(piece)
-    counts = [_count_cached(piece, deadline) for piece in kept]
+            kept_at.append(k)
+    counts = [_piece_count(layout, k, deadline) for k in kept_at]
     off = layout.off
     if touches_off:
         touched = {*watched, index}
@@ -514,6 +514,8 @@ class _Layout:
     off: tuple[int, ...]
     #: by cell: :data:`_UNKNOWN`, :data:`_KNOWN_MINE` or 0 for a shown cell
     kind: list[int]
+    #: each piece's count once asked for (:func:`_piece_count`): every candidate keeps most pieces as they are
+    counts: dict[int, ComponentCount]
 
 
 _UNKNOWN: Final = 1
@@ -538,8 +540,16 @@ def _layout(pos: Position) -> _Layout:
     for j in pos.known_mines:
         kind[j] = _KNOWN_MINE
     off = tuple([j for j in pos.unknown if piece_of[j] < 0])
-    found = _Layout(pos, pieces, piece_of, off, kind)
+    found = _Layout(pos, pieces, piece_of, off, kind, {})
     _LAST_LAYOUT[:] = [found]
+    return found
+
+
+def _piece_count(layout: _Layout, k: int, deadline: float | None) -> ComponentCount:
+    """:func:`_count_cached` of piece ``k``, kept with the layout: the cache's key hashes every number of the piece."""
+    found = layout.counts.get(k)
+    if found is None:
+        found = layout.counts[k] = _count_cached(layout.pieces[k], deadline)
     return found
 
 
@@ -662,7 +672,7 @@ def _choose(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _room(n_off: int, left: int, size: int) -> tuple[int, ...]:
     """Ways to place the rest off the frontier when m = 0..size-1 mines are on it (the guess search asks often).
 

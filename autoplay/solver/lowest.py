@@ -91,7 +91,7 @@ def scaled(values: Sequence[int]) -> list[float] | None:
     return out
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def scaled_room(room: tuple[int, ...]) -> list[float] | None:
     """:func:`scaled` of the off-frontier placements (:func:`analysis._room`), made once per tuple."""
     return scaled(room)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING
 
 from autoplay.board.model import DIGITS, EXPLODED, FLAG, MINE, UNKNOWN_CHARS, Board, neighbour_table
 from autoplay.errors import ContradictionError
 from autoplay.solver.record import Record
+
+if TYPE_CHECKING:  # imported where a board is read: the simulator never reads one, and starts 50 ms sooner without it
+    import numpy as np
 
 #: Cells the solver counts as mines already placed: trusted flags and, on a lost board, shown mines.
 KNOWN_MINE_CHARS = frozenset(FLAG + MINE + EXPLODED)
@@ -86,9 +89,12 @@ def read_position(board: Board, opened: Collection[tuple[int, int]] = ()) -> Pos
     >>> pos.unknown, pos.constraints
     ((1, 2, 4, 5), (Constraint(cell=0, unknowns=(1, 4), mines=1),))
     """
+    import numpy as np
+
     rows, cols = board.rows, board.cols
     codes = np.frombuffer("".join(board.cells).encode("ascii"), np.uint8).reshape(rows, cols)
-    unknown, mine, value = _IS_UNKNOWN[codes], _IS_KNOWN_MINE[codes], _DIGIT_VALUE[codes]
+    is_unknown, is_known_mine, digit_value = _tables()
+    unknown, mine, value = is_unknown[codes], is_known_mine[codes], digit_value[codes]
     if opened:
         unknown = unknown.copy()
         for r, c in opened:
@@ -124,19 +130,28 @@ def read_position(board: Board, opened: Collection[tuple[int, int]] = ()) -> Pos
 
 
 def _lookup(chars: str, values: list[int] | None = None, default: int = 0) -> np.ndarray:
+    import numpy as np
+
     table = np.full(256, default, np.int16)
     for k, ch in enumerate(chars):
         table[ord(ch)] = 1 if values is None else values[k]
     return table
 
 
-_IS_UNKNOWN = _lookup("".join(sorted(UNKNOWN_CHARS)))
-_IS_KNOWN_MINE = _lookup("".join(sorted(KNOWN_MINE_CHARS)))
-_DIGIT_VALUE = _lookup(DIGITS, list(range(len(DIGITS))), default=-1)
+@cache
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """By character code: whether it is an unknown cell, whether a known mine, its digit (-1: none); made once."""
+    return (
+        _lookup("".join(sorted(UNKNOWN_CHARS))),
+        _lookup("".join(sorted(KNOWN_MINE_CHARS))),
+        _lookup(DIGITS, list(range(len(DIGITS))), default=-1),
+    )
 
 
 def neighbour_counts(mask: np.ndarray) -> np.ndarray:
     """How many of each cell's eight neighbours are set in ``mask``."""
+    import numpy as np
+
     rows, cols = mask.shape
     p = np.zeros((rows + 2, cols + 2), mask.dtype)  # a zero border; np.pad costs several times more
     p[1:-1, 1:-1] = mask
