@@ -290,9 +290,11 @@ def reveal_outcomes(
             kept_at.append(k)
     counts = [_piece_count(layout, k, deadline) for k in kept_at]
     off = layout.off
-    if touches_off:
-        touched = {*watched, index}
-        off = tuple([j for j in off if j not in touched])
+    if touches_off:  # the off-frontier cells less those touched, cut out by place (no set, no new int per cell)
+        places = sorted([layout.off_place[j] for j in (*watched, index) if layout.off_place[j] >= 0])
+        off = layout.off[: places[0]]
+        for a, b in zip(places, [*places[1:], len(layout.off)]):
+            off += layout.off[a + 1 : b]
     free = _free_place(pos, changed, sibling_of, index) if sibling_of >= 0 else -1
     if free >= 0:
         counted = _count_sibling_cached(changed, free, watched, deadline)
@@ -514,6 +516,8 @@ class _Layout:
     off: tuple[int, ...]
     #: by cell: :data:`_UNKNOWN`, :data:`_KNOWN_MINE` or 0 for a shown cell
     kind: list[int]
+    #: by cell: its place in ``off``, -1 for none
+    off_place: list[int]
     #: each piece's count once asked for (:func:`_piece_count`): every candidate keeps most pieces as they are
     counts: dict[int, ComponentCount]
 
@@ -540,7 +544,10 @@ def _layout(pos: Position) -> _Layout:
     for j in pos.known_mines:
         kind[j] = _KNOWN_MINE
     off = tuple([j for j in pos.unknown if piece_of[j] < 0])
-    found = _Layout(pos, pieces, piece_of, off, kind, {})
+    off_place = [-1] * size
+    for place, j in enumerate(off):
+        off_place[j] = place
+    found = _Layout(pos, pieces, piece_of, off, kind, off_place, {})
     _LAST_LAYOUT[:] = [found]
     return found
 

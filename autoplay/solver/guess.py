@@ -34,7 +34,6 @@ probability".
 
 from __future__ import annotations
 
-import heapq
 import time
 from dataclasses import dataclass
 from typing import Final
@@ -314,13 +313,20 @@ def _fewest_hidden_around(pos: Position, cells: list[int]) -> list[int]:
     for j in pos.unknown:
         hidden[j] = 1
     nbrs = neighbour_table(pos.rows, pos.cols)
-    keys: list[int] = []
+    past = 9 * size  # above every key
+    least = [past] * MAX_OFF_FRONTIER  # the smallest keys so far, ascending (heapq.nsmallest runs interpreted)
     for j in cells:
         around = 0
         for i in nbrs[j]:
             around += hidden[i]
-        keys.append(around * size + j)
-    return [key % size for key in heapq.nsmallest(MAX_OFF_FRONTIER, keys)]
+        key = around * size + j
+        if key < least[-1]:
+            k = len(least) - 1
+            while k > 0 and least[k - 1] > key:
+                least[k] = least[k - 1]
+                k -= 1
+            least[k] = key
+    return [key % size for key in least if key < past]
 
 
 def _look_ahead(
