@@ -475,6 +475,12 @@ static PyObject *Sweep_run(Sweep *self, PyObject *args) {
 
 /* A Python int with bit m set for every m < len where values[m * stride] is not zero. */
 static PyObject *support_of(const u128 *values, int len, size_t stride) {
+    if (len <= 64) { /* every component of a real board: one machine word */
+        uint64_t mask = 0;
+        for (int m = 0; m < len; m++)
+            if (values[(size_t)m * stride]) mask |= (uint64_t)1 << m;
+        return PyLong_FromUnsignedLongLong(mask);
+    }
     unsigned char bytes[(len + 7) / 8 + 1];
     memset(bytes, 0, sizeof(bytes));
     for (int m = 0; m < len; m++) {

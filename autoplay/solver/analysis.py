@@ -897,6 +897,20 @@ class ExactShares(Mapping[Coord, Fraction]):
         self._where: dict[Coord, int] | None = None
         self._fractions: dict[int, Fraction] = {}
 
+    def counts_of(self, cell: int) -> tuple[int, int]:
+        """(layouts with a mine on flat ``cell``, layouts times one) for a counted cell, without any index.
+
+        The trap rule asks about a cell or two per decision: a look through the groups costs less than
+        indexing the few hundred cells.
+
+        >>> ExactShares([((0, 1), 1, 4), ((5,), 0, 1)], cols=3).counts_of(1)
+        (1, 4)
+        """
+        for cells, num, den in self._shares:
+            if cell in cells:
+                return num, den
+        raise KeyError(divmod(cell, self._cols))
+
     def _index(self) -> dict[Coord, int]:
         if self._where is None:
             cols = self._cols
