@@ -102,15 +102,20 @@ static void table_free_values(Table *table) {
     table->used = 0;
 }
 
-static void table_release(Table *table) {
-    table_free_values(table);
+/* Give the table new slot arrays of cap slots (or none), freeing the old ones. */
+static void table_swap(Table *table, int *states, uint64_t *hashes, Result **vals, size_t cap) {
     free(table->states);
     free(table->hashes);
     free(table->vals);
-    table->states = NULL;
-    table->hashes = NULL;
-    table->vals = NULL;
-    table->cap = 0;
+    table->states = states;
+    table->hashes = hashes;
+    table->vals = vals;
+    table->cap = cap;
+}
+
+static void table_release(Table *table) {
+    table_free_values(table);
+    table_swap(table, NULL, NULL, NULL, 0);
 }
 
 static Result *table_get(Table *table, const int *state, uint64_t h) {
@@ -143,13 +148,7 @@ static int table_grow(Table *table) {
         hashes[d] = table->hashes[s];
         memcpy(states + d * table->width, table->states + s * table->width, sizeof(int) * table->width);
     }
-    free(table->states);
-    free(table->hashes);
-    free(table->vals);
-    table->states = states;
-    table->hashes = hashes;
-    table->vals = vals;
-    table->cap = cap;
+    table_swap(table, states, hashes, vals, cap);
     return 0;
 }
 
