@@ -346,6 +346,20 @@ static int value_of(Search *s, const uint32_t *ids, size_t count, const word *gi
 
 /* The layouts without a mine on cell k, split by the number k shows, into parts (in first-seen order, each in
  * the layouts' order): sizes[p] and starts[p] for each part; returns how many there are. */
+/* won += what one part of the layouts is worth, as Python adds it (a part of one layout is won outright, 1.0,
+ * without a call); -1 on error. */
+static int add_part(Search *s, const uint32_t *part, uint32_t size, const word *revealed, double *won) {
+    if (size == 1) {
+        *won += 1.0;
+        return 0;
+    }
+    double value;
+    int ignored;
+    if (value_of(s, part, size, revealed, 0, &value, &ignored) < 0) return -1;
+    *won += (double)size * value;
+    return 0;
+}
+
 static int split_by_cell(const Search *s, const uint32_t *ids, size_t count, int k, uint32_t *parts,
                          uint8_t *keys, uint32_t *sizes, uint32_t *starts) {
     int where = k / 64;
@@ -445,14 +459,7 @@ static int try_cells(Search *s, const uint32_t *ids, size_t count, const word *r
                 cut = 1;
                 break;
             }
-            if (sizes[p] == 1) {
-                won += 1.0;
-            } else {
-                double value;
-                int ignored;
-                if (value_of(s, parts + starts[p], sizes[p], after, 0, &value, &ignored) < 0) return -1;
-                won += (double)sizes[p] * value;
-            }
+            if (add_part(s, parts + starts[p], sizes[p], after, &won) < 0) return -1;
             left -= sizes[p];
         }
         if (!cut) {
@@ -579,14 +586,7 @@ static int reveal_free(Search *s, const uint32_t *ids, size_t count, const word 
     /* a part of one layout is won outright (what value_of says of it, without the call) */
     double won = 0.0;
     for (uint32_t p = 0; p < n_parts; p++) {
-        if (sizes[p] == 1) {
-            won += 1.0;
-        } else {
-            double value;
-            int ignored;
-            if (value_of(s, parts + starts[p], sizes[p], now, 0, &value, &ignored) < 0) return -1;
-            won += (double)sizes[p] * value;
-        }
+        if (add_part(s, parts + starts[p], sizes[p], now, &won) < 0) return -1;
     }
     *out = won / (double)count;
     return 0;
