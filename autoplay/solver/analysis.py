@@ -471,13 +471,12 @@ class Outcomes(Mapping[int, Tally]):
         best = 2.0
         for i, g in close:  # each as _global writes it, to the same correctly rounded quotient
             if i < 0:
-                num, den = sum(map(mul, full, _room(n_off - 1, left - 1, len(full)))), total
+                num, den = _off_mined(full, n_off, left), total
             else:
                 rest = rests.get(i)
                 if rest is None:
                     others = _convolve(kept_apart[i], count.totals) if i < len(self._counts) else kept_all
-                    width = len(others)
-                    rest = rests[i] = [sum(map(mul, others, room[m : m + width])) for m in range(len(joined[i].totals))]
+                    rest = rests[i] = _rest(others, room, len(joined[i].totals))
                 num, den = sum(map(mul, joined[i].group_mines[g], rest)), total * len(joined[i].groups[g])
             share = num / den
             if share < best:
@@ -783,16 +782,26 @@ def _global(
     shares = []
     for i, count in enumerate(counts):
         _check(deadline)
-        others = excluding[i]
-        width = len(others)
-        rest = [sum(map(mul, others, room[m : m + width])) for m in range(len(count.totals))]
+        rest = _rest(excluding[i], room, len(count.totals))
         for cells, per_m in zip(count.groups, count.group_mines):
             shares.append((cells, sum(map(mul, per_m, rest)), total * len(cells)))
     off_share = None
     if n_off:
-        off_share = (sum(map(mul, full, _room(n_off - 1, left - 1, len(full)))), total)
+        off_share = (_off_mined(full, n_off, left), total)
         shares.append((off, *off_share))
     return shares, total, weights, off_share
+
+
+def _rest(others: Sequence[int], room: tuple[int, ...], length: int) -> list[int]:
+    """For m = 0..length-1 mines in one component: the layouts of everything else (the other components'
+    convolved counts ``others`` times the room off the frontier) that complete it."""
+    width = len(others)
+    return [sum(map(mul, others, room[m : m + width])) for m in range(length)]
+
+
+def _off_mined(full: Sequence[int], n_off: int, left: int) -> int:
+    """Layouts with a mine on one given off-frontier cell (``full``: the frontier's convolved counts)."""
+    return sum(map(mul, full, _room(n_off - 1, left - 1, len(full))))
 
 
 def _support(values: Sequence[int]) -> int:
@@ -894,31 +903,27 @@ class ExactShares(Mapping[Coord, Fraction]):
     def __init__(self, shares: list[tuple[tuple[int, ...], int, int]], cols: int) -> None:
         self._shares = shares
         self._cols = cols
-        self._where: dict[Coord, int] | None = None
+        self._where: dict[int, int] | None = None
         self._fractions: dict[int, Fraction] = {}
 
-    def counts_of(self, cell: int) -> tuple[int, int]:
-        """(layouts with a mine on flat ``cell``, layouts times one) for a counted cell, without any index.
-
-        The trap rule asks about a cell or two per decision: a look through the groups costs less than
-        indexing the few hundred cells.
-
-        >>> ExactShares([((0, 1), 1, 4), ((5,), 0, 1)], cols=3).counts_of(1)
-        (1, 4)
-        """
-        for cells, num, den in self._shares:
-            if cell in cells:
-                return num, den
-        raise KeyError(divmod(cell, self._cols))
-
-    def _index(self) -> dict[Coord, int]:
+    def _index(self) -> dict[int, int]:
+        """Each counted cell's group, by flat index: no coordinate pair is made until one is asked for."""
         if self._where is None:
-            cols = self._cols
-            self._where = {divmod(j, cols): k for k, (cells, _n, _d) in enumerate(self._shares) for j in cells}
+            self._where = {j: k for k, (cells, _n, _d) in enumerate(self._shares) for j in cells}
         return self._where
 
+    def _flat(self, rc: object) -> int:
+        """The flat index of ``(row, col)``, or -1 for anything that is no cell of a board this wide."""
+        if isinstance(rc, tuple) and len(rc) == 2:
+            r, c = rc
+            if isinstance(r, int) and isinstance(c, int) and r >= 0 and 0 <= c < self._cols:
+                return r * self._cols + c
+        return -1
+
     def __getitem__(self, rc: Coord) -> Fraction:
-        k = self._index()[rc]
+        k = self._index().get(self._flat(rc))
+        if k is None:
+            raise KeyError(rc)
         found = self._fractions.get(k)
         if found is None:
             _cells, num, den = self._shares[k]
@@ -926,10 +931,11 @@ class ExactShares(Mapping[Coord, Fraction]):
         return found
 
     def __contains__(self, rc: object) -> bool:
-        return rc in self._index()
+        return self._flat(rc) in self._index()
 
     def __iter__(self) -> Iterator[Coord]:
-        return iter(self._index())
+        cols = self._cols
+        return iter([divmod(j, cols) for j in self._index()])
 
     def __len__(self) -> int:
         return len(self._index())

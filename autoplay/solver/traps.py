@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Final
 
 from autoplay.errors import ContradictionError
-from autoplay.solver.analysis import ExactShares, layout_count
+from autoplay.solver.analysis import layout_count
 from autoplay.solver.position import Constraint, Position, useful_constraints
 
 #: Traps still missing more outer mines than this are not tried: a cell that is a mine only inside one is
@@ -79,19 +79,9 @@ def pseudo_fifty_fifty(
             continue
         count = forced_count(pos, mines, trap)  # by symmetry also the count with the halves swapped
         for k in suspects:
-            if count:
-                num, den = _share(shares, k, cols)  # exactly count / solutions?
-                if num * solutions == count * den:
-                    return k
+            if count and shares[divmod(k, cols)] * solutions == count:
+                return k
     return None
-
-
-def _share(shares: Mapping[tuple[int, int], Fraction], cell: int, cols: int) -> tuple[int, int]:
-    """Flat ``cell``'s mine probability as (numerator, denominator), from the counts where they are at hand."""
-    if isinstance(shares, ExactShares):
-        return shares.counts_of(cell)
-    found = shares[divmod(cell, cols)]
-    return found.numerator, found.denominator
 
 
 def placement(
